@@ -1,0 +1,57 @@
+"""The checker: one record in, one result out, as RULES.md "Records and the checker" says.
+
+>>> exit_code, result = check_record({"game": "chess"})
+>>> exit_code, result["errors"][0]["code"]
+(2, 'unknown_game')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from rules import singapore, spazzumazz, sputo
+from rules.errors import MalformedRecordError, RulesError
+
+Checker = Callable[[dict[str, object]], dict[str, object]]
+
+GAMES: dict[str, Checker] = {
+    "singapore": singapore.check_record,
+    "sputo": sputo.check_record,
+    "spazzumazz": spazzumazz.check_record,
+}
+
+
+def check_record(record: object) -> tuple[int, dict[str, object]]:
+    """Check a parsed record; returns ``(exit_code, result)``."""
+    try:
+        if not isinstance(record, dict):
+            raise MalformedRecordError("bad_record", "a record must be a JSON object", at=None)
+        game = record.get("game")
+        checker = GAMES.get(game) if isinstance(game, str) else None
+        if checker is None:
+            raise MalformedRecordError(
+                "unknown_game",
+                f"game must be one of {', '.join(GAMES)}, not {game!r}"[:200],
+                at="game",
+            )
+        return 0, {"valid": True, **checker(record)}
+    except RulesError as error:
+        return error.exit_code, {
+            "valid": False,
+            "errors": [e.as_dict() for e in error.errors],
+        }
+    except RecursionError:
+        # Absurdly nested junk inside an ignored field can still exhaust the stack.
+        deep = MalformedRecordError("bad_record", "the record is nested too deeply", at=None)
+        return 2, {"valid": False, "errors": [deep.as_dict()]}
+
+
+def check_text(text: str) -> tuple[int, dict[str, object]]:
+    """Parse ``text`` as JSON and check it; not JSON is ``bad_json`` (exit 2)."""
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        bad = MalformedRecordError("bad_json", f"not JSON: {error}"[:200], at=None)
+        return 2, {"valid": False, "errors": [bad.as_dict()]}
+    return check_record(record)

@@ -1,0 +1,98 @@
+"""One exception family for everything the rules module refuses.
+
+Every error carries a stable ``code`` from RULES.md, a message that names the
+offending card, field or event, and ``at`` where it helps (a card token, a field
+path such as ``"winner[3]"``, or an event/turn index).
+
+Two kinds, matching the checker's exit codes:
+
+* :class:`MalformedRecordError` (exit 2): the record is unusable -- not JSON,
+  unknown game, a missing or mistyped field, a bad house rule.
+* :class:`RuleViolation` (exit 1): the record is well-formed but breaks a rule
+  (unknown cards included).
+
+A phase that finds several errors raises :class:`ErrorGroup` carrying all of them.
+
+>>> err = RuleViolation("too_low", "5H cannot go on 9S", at=4)
+>>> err.as_dict()
+{'code': 'too_low', 'message': '5H cannot go on 9S', 'at': 4}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+At = str | int | None
+
+
+class RulesError(ValueError):
+    """Base of every error the rules module raises on bad input."""
+
+    exit_code: ClassVar[int] = 1
+
+    def __init__(self, code: str, message: str, *, at: At = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.at = at
+
+    @property
+    def errors(self) -> tuple[RulesError, ...]:
+        """The individual errors this exception stands for."""
+        return (self,)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"code": self.code, "message": self.message, "at": self.at}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r}, at={self.at!r})"
+
+
+class MalformedRecordError(RulesError):
+    """The record is unusable: ``bad_json``, ``unknown_game`` or ``bad_record``."""
+
+    exit_code = 2
+
+
+class RuleViolation(RulesError):
+    """The record is well-formed but breaks a rule of the game."""
+
+    exit_code = 1
+
+
+class UnknownCardError(RuleViolation):
+    """A string that is not a card (``"1"``, ``"JOKER"``, ``"A S"``)."""
+
+    def __init__(self, token: str, *, at: At = None) -> None:
+        super().__init__(
+            "unknown_card", f"unknown card {token!r}", at=at if at is not None else token
+        )
+        self.token = token
+
+
+class ErrorGroup(RulesError):
+    """Several errors found in one phase; raised together so that all are reported."""
+
+    def __init__(self, errors: Iterable[RulesError]) -> None:
+        self._errors = tuple(errors)
+        if not self._errors:
+            raise ValueError("an ErrorGroup needs at least one error")
+        first = self._errors[0]
+        super().__init__(first.code, first.message, at=first.at)
+
+    @property
+    def errors(self) -> tuple[RulesError, ...]:
+        return self._errors
+
+    @property
+    def exit_code(self) -> int:  # type: ignore[override]
+        return max(e.exit_code for e in self._errors)
+
+
+def raise_all(errors: list[RulesError]) -> None:
+    """Raise the collected errors of a phase, if any: one alone, several as a group."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise ErrorGroup(errors)

@@ -1,0 +1,127 @@
+"""House rules: one typed settings value per game, with RULES.md's defaults.
+
+A club admin changes these per club; the web app validates them with
+:func:`parse_house_rules` and stores the resulting :func:`as_dict`.
+
+>>> parse_house_rules("singapore", {"rounding": "up"}).rounding
+'up'
+>>> parse_house_rules("singapore", {"colour": "red"})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+rules.errors.MalformedRecordError: unknown house rule 'colour' for singapore (known: ...)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Literal, get_args
+
+from rules.errors import MalformedRecordError
+
+Game = Literal["singapore", "sputo", "spazzumazz"]
+JokerLimit = Literal["half", "one", "free"]
+Rounding = Literal["nearest", "up", "none"]
+CapAppliesTo = Literal["base", "total"]
+
+
+@dataclass(frozen=True, slots=True)
+class SingaporeRules:
+    """Singapore's house rules (RULES.md, Singapore)."""
+
+    #: "half": no more jokers than natural cards in a combination; "one": at most one
+    #: joker per combination; "free": any number, with at least one natural card.
+    joker_limit: JokerLimit = "half"
+    #: A 10-card sequence with one joker pays x4, with both jokers x3 (instead of x5).
+    joker_sequence_multipliers: bool = False
+    #: Rounding of the loser's card points to the ten: 75 -> 80 ("nearest"), 71 -> 80 ("up").
+    rounding: Rounding = "nearest"
+    #: "base": the cap applies to the rounded points before the multiplier; "total": after.
+    cap_applies_to: CapAppliesTo = "base"
+    #: The cap on points; None for no cap.
+    cap: int | None = 100
+
+
+@dataclass(frozen=True, slots=True)
+class SputoRules:
+    """Sputo has no house rules: its variant and options are fields of each record."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpazzumazzRules:
+    """Spazz'u'mazz's house rules (RULES.md, Statistics)."""
+
+    #: The minimum number of games for a player to count in the "renamed after" statistic.
+    idiot_min_games: int = 10
+
+
+HouseRules = SingaporeRules | SputoRules | SpazzumazzRules
+
+RULES_BY_GAME: dict[str, type[SingaporeRules] | type[SputoRules] | type[SpazzumazzRules]] = {
+    "singapore": SingaporeRules,
+    "sputo": SputoRules,
+    "spazzumazz": SpazzumazzRules,
+}
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "joker_limit": get_args(JokerLimit),
+    "rounding": get_args(Rounding),
+    "cap_applies_to": get_args(CapAppliesTo),
+}
+
+
+def _bad(name: str, message: str) -> MalformedRecordError:
+    return MalformedRecordError("bad_record", message, at=f"house_rules.{name}")
+
+
+def _validate(name: str, value: object) -> object:
+    if name in _CHOICES:
+        if not isinstance(value, str) or value not in _CHOICES[name]:
+            options = ", ".join(repr(choice) for choice in _CHOICES[name])
+            raise _bad(name, f"house rule {name} must be one of {options}, not {value!r}"[:200])
+    elif name == "joker_sequence_multipliers":
+        if not isinstance(value, bool):
+            raise _bad(name, f"house rule {name} must be true or false, not {value!r}"[:200])
+    elif name == "cap":
+        if value is not None and (
+            not isinstance(value, int) or isinstance(value, bool) or value < 0
+        ):
+            raise _bad(
+                name, f"house rule cap must be a non-negative integer or null, not {value!r}"[:200]
+            )
+    elif name == "idiot_min_games":
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise _bad(name, f"house rule {name} must be a positive integer, not {value!r}"[:200])
+    return value
+
+
+def parse_house_rules(game: str, values: object) -> HouseRules:
+    """Build ``game``'s house rules from a dict of overrides (``None`` for the defaults).
+
+    An unknown name or a bad value raises :class:`MalformedRecordError` (``bad_record``,
+    exit 2 in the checker) naming it.
+    """
+    cls = RULES_BY_GAME.get(game)
+    if cls is None:
+        raise MalformedRecordError("unknown_game", f"unknown game {game!r}"[:200], at="game")
+    if values is None:
+        return cls()
+    if not isinstance(values, dict):
+        raise MalformedRecordError(
+            "bad_record", "house_rules must be an object of rule names", at="house_rules"
+        )
+    known = [f.name for f in fields(cls)]
+    for name in values:
+        if name not in known:
+            listed = ", ".join(known) if known else "none"
+            raise _bad(str(name), f"unknown house rule {name!r} for {game} (known: {listed})"[:300])
+    checked = {name: _validate(name, value) for name, value in values.items()}
+    return cls(**checked)  # type: ignore[arg-type]
+
+
+def defaults(game: str) -> dict[str, object]:
+    """The default house rules of ``game`` as a plain dict."""
+    return as_dict(parse_house_rules(game, None))
+
+
+def as_dict(rules: HouseRules) -> dict[str, object]:
+    return asdict(rules)
