@@ -25,7 +25,13 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Literal
 
-from rules.errors import MalformedRecordError, RulesError, UnknownCardError, raise_all
+from rules.errors import (
+    MalformedRecordError,
+    RulesError,
+    UnknownCardError,
+    describe,
+    raise_all,
+)
 
 Language = Literal["it", "en"]
 
@@ -140,13 +146,21 @@ class Card:
     rank: Rank | None
     suit: Suit | None
 
+    def __post_init__(self) -> None:
+        if (self.rank is None) != (self.suit is None):
+            raise ValueError("a card has both a rank and a suit, or neither (the joker)")
+
     @classmethod
     def parse(cls, token: str) -> Card:
-        """Parse one card token; raises :class:`UnknownCardError` for anything else."""
-        card = _PARSED.get(token)
-        if card is None:
-            card = _parse_slow(token)
-        return card
+        """Parse one card token; raises :class:`UnknownCardError` for anything else.
+
+        A token that is not a string at all is a mistyped field:
+        :class:`MalformedRecordError` (``bad_record``).
+        """
+        try:
+            return _PARSED[token]
+        except (KeyError, TypeError):
+            return _parse_slow(token)
 
     @property
     def is_joker(self) -> bool:
@@ -186,10 +200,18 @@ JOKER = Card(None, None)
 STANDARD_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in Suit)
 
 
-def _parse_slow(token: str) -> Card:
-    text = token.strip().upper()
+def _parse_slow(token: object) -> Card:
+    if not isinstance(token, str):
+        raise MalformedRecordError(
+            "bad_record", f"a card must be a string, not {describe(token)}", at=None
+        )
+    text = token.strip()
     for symbol, letter in _SUIT_SYMBOLS.items():
         text = text.replace(symbol, letter)
+    # Only ASCII past this point: str.upper() would turn "ſ" into "S" and "ß" into "SS".
+    if not text.isascii():
+        raise UnknownCardError(token)
+    text = text.upper()
     if text == "JK":
         return JOKER
     rank_text, suit_text = text[:-1], text[-1:]
@@ -231,7 +253,7 @@ def parse_cards(tokens: object, field: str) -> list[Card]:
         if not isinstance(token, str):
             raise MalformedRecordError(
                 "bad_record",
-                f"{field}[{index}] must be a card string, not {token!r}"[:200],
+                f"{field}[{index}] must be a card string, not {describe(token)}",
                 at=f"{field}[{index}]",
             )
     cards: list[Card] = []
@@ -240,7 +262,7 @@ def parse_cards(tokens: object, field: str) -> list[Card]:
         try:
             cards.append(Card.parse(token))
         except UnknownCardError:
-            errors.append(UnknownCardError(token[:40], at=f"{field}[{index}]"))
+            errors.append(UnknownCardError(token, at=f"{field}[{index}]"))
     raise_all(errors)
     return cards
 

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 
 from rules import singapore, spazzumazz, sputo
-from rules.errors import MalformedRecordError, RulesError
+from rules.errors import MalformedRecordError, RulesError, describe
 
 Checker = Callable[[dict[str, object]], dict[str, object]]
 
@@ -32,7 +32,7 @@ def check_record(record: object) -> tuple[int, dict[str, object]]:
         if checker is None:
             raise MalformedRecordError(
                 "unknown_game",
-                f"game must be one of {', '.join(GAMES)}, not {game!r}"[:200],
+                f"game must be one of {', '.join(GAMES)}, not {describe(game)}",
                 at="game",
             )
         return 0, {"valid": True, **checker(record)}
@@ -47,10 +47,23 @@ def check_record(record: object) -> tuple[int, dict[str, object]]:
         return 2, {"valid": False, "errors": [deep.as_dict()]}
 
 
+def _no_constants(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def check_text(text: str) -> tuple[int, dict[str, object]]:
-    """Parse ``text`` as JSON and check it; not JSON is ``bad_json`` (exit 2)."""
+    """Parse ``text`` as JSON and check it; not JSON is ``bad_json`` (exit 2).
+
+    Strict JSON: ``NaN`` and ``Infinity`` are refused, as is nesting deeper than
+    Python's parser allows and (Python's own limit) an integer of more than 4300 digits.
+
+    >>> check_text("[1, 2")[1]["errors"][0]["code"]
+    'bad_json'
+    >>> check_text('{"game": "singapore", "cap": NaN}')[0]
+    2
+    """
     try:
-        record = json.loads(text)
+        record = json.loads(text, parse_constant=_no_constants)
     except (ValueError, RecursionError) as error:
         bad = MalformedRecordError("bad_json", f"not JSON: {error}"[:200], at=None)
         return 2, {"valid": False, "errors": [bad.as_dict()]}

@@ -62,11 +62,19 @@ class RuleViolation(RulesError):
 
 
 class UnknownCardError(RuleViolation):
-    """A string that is not a card (``"1"``, ``"JOKER"``, ``"A S"``)."""
+    """A string that is not a card (``"1"``, ``"JOKER"``, ``"A S"``).
+
+    The message quotes the token (cut short if it is long); ``token`` keeps it whole.
+
+    >>> UnknownCardError("11H", at="loser[8]").as_dict()
+    {'code': 'unknown_card', 'message': "unknown card '11H'", 'at': 'loser[8]'}
+    """
 
     def __init__(self, token: str, *, at: At = None) -> None:
         super().__init__(
-            "unknown_card", f"unknown card {token!r}", at=at if at is not None else token
+            "unknown_card",
+            f"unknown card {describe(token)}",
+            at=at if at is not None else token[:40],
         )
         self.token = token
 
@@ -88,6 +96,38 @@ class ErrorGroup(RulesError):
     @property
     def exit_code(self) -> int:  # type: ignore[override]
         return max(e.exit_code for e in self._errors)
+
+
+def describe(value: object, *, limit: int = 40) -> str:
+    """A short, safe rendering of any JSON value for an error message.
+
+    Never fails and never takes long, whatever the value: strings are quoted and cut
+    at ``limit`` characters, huge integers, lists and objects are named, not printed
+    (``repr`` of a 5000-digit integer raises, and of deep nesting recurses).
+
+    >>> describe("QH"), describe(7), describe(True), describe(None), describe([1, [2]])
+    ("'QH'", '7', 'true', 'null', 'a list')
+    >>> describe("x" * 100, limit=5), describe(10**400)
+    ("'xxxxx...'", 'a very large integer')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value) if value.bit_length() <= 64 else "a very large integer"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        if len(value) > limit:
+            quoted = repr(value[:limit])
+            return quoted[:-1] + "..." + quoted[-1]
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
 
 
 def raise_all(errors: list[RulesError]) -> None:

@@ -13,10 +13,11 @@ rules.errors.MalformedRecordError: unknown house rule 'colour' for singapore (kn
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Literal, get_args
 
-from rules.errors import MalformedRecordError
+from rules.errors import MalformedRecordError, describe
 
 Game = Literal["singapore", "sputo", "spazzumazz"]
 JokerLimit = Literal["half", "one", "free"]
@@ -77,20 +78,21 @@ def _validate(name: str, value: object) -> object:
     if name in _CHOICES:
         if not isinstance(value, str) or value not in _CHOICES[name]:
             options = ", ".join(repr(choice) for choice in _CHOICES[name])
-            raise _bad(name, f"house rule {name} must be one of {options}, not {value!r}"[:200])
+            raise _bad(name, f"house rule {name} must be one of {options}, not {describe(value)}")
     elif name == "joker_sequence_multipliers":
         if not isinstance(value, bool):
-            raise _bad(name, f"house rule {name} must be true or false, not {value!r}"[:200])
+            raise _bad(name, f"house rule {name} must be true or false, not {describe(value)}")
     elif name == "cap":
         if value is not None and (
             not isinstance(value, int) or isinstance(value, bool) or value < 0
         ):
             raise _bad(
-                name, f"house rule cap must be a non-negative integer or null, not {value!r}"[:200]
+                name,
+                f"house rule cap must be a non-negative integer or null, not {describe(value)}",
             )
     elif name == "idiot_min_games":
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise _bad(name, f"house rule {name} must be a positive integer, not {value!r}"[:200])
+            raise _bad(name, f"house rule {name} must be a positive integer, not {describe(value)}")
     return value
 
 
@@ -98,14 +100,19 @@ def parse_house_rules(game: str, values: object) -> HouseRules:
     """Build ``game``'s house rules from a dict of overrides (``None`` for the defaults).
 
     An unknown name or a bad value raises :class:`MalformedRecordError` (``bad_record``,
-    exit 2 in the checker) naming it.
+    exit 2 in the checker) naming it. Settings already built for ``game`` pass through.
+
+    Ruling: ``idiot_min_games`` must be at least 1 (RULES.md only says "a minimum of
+    games"; a player with no games has no idiot rate to compare).
     """
-    cls = RULES_BY_GAME.get(game)
+    cls = RULES_BY_GAME.get(game) if isinstance(game, str) else None
     if cls is None:
-        raise MalformedRecordError("unknown_game", f"unknown game {game!r}"[:200], at="game")
+        raise MalformedRecordError("unknown_game", f"unknown game {describe(game)}", at="game")
     if values is None:
         return cls()
-    if not isinstance(values, dict):
+    if isinstance(values, cls):
+        return values
+    if not isinstance(values, Mapping):
         raise MalformedRecordError(
             "bad_record", "house_rules must be an object of rule names", at="house_rules"
         )
@@ -113,7 +120,10 @@ def parse_house_rules(game: str, values: object) -> HouseRules:
     for name in values:
         if name not in known:
             listed = ", ".join(known) if known else "none"
-            raise _bad(str(name), f"unknown house rule {name!r} for {game} (known: {listed})"[:300])
+            raise _bad(
+                name[:40] if isinstance(name, str) else describe(name),
+                f"unknown house rule {describe(name)} for {game} (known: {listed})",
+            )
     checked = {name: _validate(name, value) for name, value in values.items()}
     return cls(**checked)  # type: ignore[arg-type]
 
