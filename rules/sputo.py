@@ -1,9 +1,905 @@
-"""sputo: placeholder until the engine lands."""
+"""Sputo: variants, options, the deal and a replay of the event log (RULES.md "Sputo").
+
+A play puts the top card of one of your piles on a centre pile whose top is one rank
+away in the circle ``A 2 ... K A``, whatever the suit; a joker goes on anything and
+anything goes on a joker:
+
+>>> goes_on(Card.parse("AS"), Card.parse("KH"))
+True
+>>> goes_on(Card.parse("3C"), Card.parse("9H"))
+False
+>>> goes_on(Card.parse("3C"), Card.parse("9C"), suit_match=True)
+True
+>>> Variant.MODERN.layout, Variant.MODERN.layout_total
+((7, 6, 5, 4, 3, 2, 1), 28)
+>>> Options.parse(["splash"])
+Options(suit_match=False, splash=True)
+>>> check_record({"variant": "classic", "players": ["Anna", "Bruno"],
+...               "winner": "Bruno", "loser_cards_left": 7})
+{'winner': 'Bruno', 'loser_cards_left': 7}
+
+A record is checked in phases, stopping at the first that fails: structure (exit 2),
+card tokens (``unknown_card``), counts (``bad_deal``), then the replay, which stops at
+the first illegal event with ``at`` = its index.
+
+Rulings on what RULES.md leaves open (each covered by a test):
+
+* ``options`` may be absent or ``null`` (no options); an unknown option name or a
+  non-boolean value is ``bad_record``. ``variant`` is required.
+* A ``t`` of ``null`` counts as absent (the records helpers' convention); any other
+  non-number (a bool included) is ``bad_record``. ``t`` need not increase: the order of
+  the events is the order of the list.
+* Structure is checked for every event before any card or rule: an event ``type`` not
+  among ``flip play splash restock``, a ``player`` who is not one of ``players``, a
+  ``pile`` that is not an integer from 0 to the layout's pile count - 1, a ``center``
+  other than 0 or 1, or a ``restock`` whose ``stocks`` are not one card list per player,
+  are ``bad_record`` (exit 2). A play from a pile that has been emptied is
+  ``illegal_play``.
+* Every event type has its own code when it comes at the wrong moment: a play before
+  the first flip, on an empty centre pile, or while a restock is due is
+  ``illegal_play``; a splash in those cases ``illegal_splash``; a flip while a restock
+  is due ``illegal_flip``; a ``restock`` that no flip called for is ``illegal_flip``
+  (it is the second half of a flip).
+* A play by a player blocked by a splash is ``blocked`` whether or not the card would
+  fit. A splash blocks the caller's opponent; if the blocked player calls splash back,
+  both are blocked until the next flip. A second splash on the same tops is allowed and
+  changes nothing. A splash when the option is off is ``illegal_splash``.
+* After a restock the centre piles are empty until the flip turns the new stocks; the
+  new stocks may be split unevenly, even leaving one empty (the flip then splits the
+  other as usual). A centre pile may stay empty after that (a one-card split); nothing
+  can be played on an empty centre pile.
+* The first flip is always allowed, also in ``classic``.
+"""
 
 from __future__ import annotations
 
-from rules.errors import MalformedRecordError
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final, TypeAlias
+
+from rules.cards import STANDARD_DECK, Card, Suit, decks, parse_cards
+from rules.errors import RulesError, RuleViolation, raise_all
+from rules.house_rules import parse_house_rules
+from rules.records import Phase, bad_record, expect, is_int, is_number, player_names
+from rules.records import field as required_field
+
+__all__ = [
+    "LAYOUTS",
+    "LAYOUT_TOTALS",
+    "Deal",
+    "Event",
+    "Flip",
+    "Game",
+    "Options",
+    "Outcome",
+    "Play",
+    "PlayerDeal",
+    "Restock",
+    "Splash",
+    "Variant",
+    "check_record",
+    "check_short_result",
+    "deal_from_json",
+    "events_from_json",
+    "goes_on",
+    "replay",
+    "validate_deal",
+]
+
+Time: TypeAlias = "int | float | None"
+
+
+class Variant(Enum):
+    """The three ways to play, each with its own cards and layout of piles."""
+
+    CLASSIC = "classic"
+    MODERN = "modern"
+    SINGLE_DECK = "single_deck"
+
+    @property
+    def layout(self) -> tuple[int, ...]:
+        """Cards per pile (face-up top included), in the texts' order."""
+        return LAYOUTS[self]
+
+    @property
+    def layout_total(self) -> int:
+        """Cards in one player's piles: the most ``loser_cards_left`` can be."""
+        return LAYOUT_TOTALS[self.value]
+
+    @property
+    def decks(self) -> int:
+        """52-card decks in play (``classic``: one per player)."""
+        return 1 if self is Variant.SINGLE_DECK else 2
+
+    @property
+    def jokers(self) -> int:
+        """Jokers in play (two with each deck, none in ``classic``)."""
+        return 0 if self is Variant.CLASSIC else 2 * self.decks
+
+    @classmethod
+    def parse(cls, value: object, at: str = "variant") -> Variant:
+        """The variant named ``value``; anything else is ``bad_record``."""
+        for variant in cls:
+            if value == variant.value:
+                return variant
+        names = ", ".join(v.value for v in cls)
+        raise bad_record(f"{at} must be one of {names}, not {value!r}"[:200], at)
+
+
+LAYOUTS: Final[dict[Variant, tuple[int, ...]]] = {
+    Variant.CLASSIC: (2, 3, 4, 5, 4, 3, 2),
+    Variant.MODERN: (7, 6, 5, 4, 3, 2, 1),
+    Variant.SINGLE_DECK: (5, 4, 3, 2, 1),
+}
+
+#: Cards in one player's piles per variant name: the bound of ``loser_cards_left``.
+LAYOUT_TOTALS: Final[dict[str, int]] = {v.value: sum(layout) for v, layout in LAYOUTS.items()}
+
+OPTION_NAMES: Final = ("suit_match", "splash")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The two options; each works with any variant.
+
+    ``suit_match``: a card may also go on a centre card of the same suit (classic's rule
+    for experts). ``splash``: when the centre tops have the same rank a player may call
+    splash, and the opponent may not play until the next flip (modern's rule).
+    """
+
+    suit_match: bool = False
+    splash: bool = False
+
+    @classmethod
+    def parse(cls, value: object, at: str = "options") -> Options:
+        """``{"suit_match": bool, "splash": bool}``, a list of names, or ``None``.
+
+        >>> Options.parse({"suit_match": True})
+        Options(suit_match=True, splash=False)
+        >>> Options.parse(["colour"])
+        Traceback (most recent call last):
+        ...
+        rules.errors.MalformedRecordError: options[0] must be one of suit_match, splash
+        """
+        if value is None:
+            return cls()
+        chosen: dict[str, bool] = {}
+        if isinstance(value, dict):
+            for name, flag in value.items():
+                if name not in OPTION_NAMES:
+                    raise bad_record(
+                        f"unknown option {name!r} (known: suit_match, splash)"[:200],
+                        f"{at}.{name}"[:100],
+                    )
+                chosen[name] = expect(flag, bool, f"{at}.{name}")
+        elif isinstance(value, list):
+            for index, name in enumerate(value):
+                if not isinstance(name, str) or name not in OPTION_NAMES:
+                    raise bad_record(
+                        f"{at}[{index}] must be one of suit_match, splash", f"{at}[{index}]"
+                    )
+                chosen[name] = True
+        else:
+            raise bad_record(f"{at} must be an object of option flags or a list of names", at)
+        return cls(**chosen)
+
+    def as_dict(self) -> dict[str, bool]:
+        return {"suit_match": self.suit_match, "splash": self.splash}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDeal:
+    """One player's cards: piles bottom -> top, and the stock top first."""
+
+    piles: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+
+    @property
+    def cards(self) -> list[Card]:
+        return [card for pile in self.piles for card in pile] + list(self.stock)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "piles": [[str(card) for card in pile] for pile in self.piles],
+            "stock": [str(card) for card in self.stock],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The deal of a game: ``hands[i]`` belongs to ``players[i]``, whose stock feeds
+    centre pile ``i``."""
+
+    players: tuple[str, str]
+    hands: tuple[PlayerDeal, PlayerDeal]
+
+    def __getitem__(self, player: str) -> PlayerDeal:
+        return self.hands[self.players.index(player)]
+
+    def as_dict(self) -> dict[str, object]:
+        return {name: hand.as_dict() for name, hand in zip(self.players, self.hands, strict=True)}
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """Both players turn the top card of their stock onto their centre pile."""
+
+    t: Time = None
+
+    def as_dict(self) -> dict[str, object]:
+        return _with_time({"type": "flip"}, self.t)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """``player`` puts the top card of his pile ``pile`` on centre pile ``center``."""
+
+    player: str
+    pile: int
+    center: int
+    t: Time = None
+
+    def as_dict(self) -> dict[str, object]:
+        event: dict[str, object] = {
+            "type": "play",
+            "player": self.player,
+            "pile": self.pile,
+            "center": self.center,
+        }
+        return _with_time(event, self.t)
+
+
+@dataclass(frozen=True, slots=True)
+class Splash:
+    """``player`` calls splash: the opponent may not play until the next flip."""
+
+    player: str
+    t: Time = None
+
+    def as_dict(self) -> dict[str, object]:
+        return _with_time({"type": "splash", "player": self.player}, self.t)
+
+
+@dataclass(frozen=True, slots=True)
+class Restock:
+    """The centre cards shuffled into two new stocks: ``(player, cards top first)`` pairs."""
+
+    stocks: tuple[tuple[str, tuple[Card, ...]], ...]
+    t: Time = None
+
+    def stock_of(self, player: str) -> tuple[Card, ...]:
+        for name, cards in self.stocks:
+            if name == player:
+                return cards
+        return ()
+
+    def as_dict(self) -> dict[str, object]:
+        stocks = {name: [str(card) for card in cards] for name, cards in self.stocks}
+        return _with_time({"type": "restock", "stocks": stocks}, self.t)
+
+
+Event: TypeAlias = Flip | Play | Splash | Restock
+
+
+def _with_time(event: dict[str, object], t: Time) -> dict[str, object]:
+    if t is not None:
+        event["t"] = t
+    return event
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game as data; ``plays`` and ``flips`` only for a replayed log."""
+
+    winner: str
+    loser_cards_left: int
+    plays: int | None = None
+    flips: int | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        result: dict[str, object] = {
+            "winner": self.winner,
+            "loser_cards_left": self.loser_cards_left,
+        }
+        if self.plays is not None:
+            result["plays"] = self.plays
+        if self.flips is not None:
+            result["flips"] = self.flips
+        return result
+
+
+# -- cards as small integers ----------------------------------------------------------
+#
+# The replay works on codes ``rank * 4 + suit`` (the joker is 0, rank 0), so that
+# "does this card go on that one" is one table lookup on the hot path.
+
+_SUIT_INDEX = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.DIAMONDS: 2, Suit.CLUBS: 3}
+_JOKER_CODE: Final = 0
+_CODE: dict[Card, int] = {
+    card: int(card.rank) * 4 + _SUIT_INDEX[card.suit]
+    for card in STANDARD_DECK
+    if card.rank is not None and card.suit is not None
+}
+_CODE[Card(None, None)] = _JOKER_CODE
+_CARD: dict[int, Card] = {code: card for card, code in _CODE.items()}
+_CODES = 56
+
+
+def _code_fits(card: int, top: int, suit_match: bool) -> bool:
+    card_rank, top_rank = card >> 2, top >> 2
+    if card_rank == 0 or top_rank == 0:
+        return True
+    if (card_rank - top_rank) % 13 in (1, 12):
+        return True
+    return suit_match and (card & 3) == (top & 3)
+
+
+# _FITS[suit_match][card][top]
+_FITS: Final = tuple(
+    tuple(tuple(_code_fits(c, t, suit_match) for t in range(_CODES)) for c in range(_CODES))
+    for suit_match in (False, True)
+)
+
+
+def goes_on(card: Card, top: Card, *, suit_match: bool = False) -> bool:
+    """Whether ``card`` may be played on a centre pile topped by ``top``."""
+    return _FITS[suit_match][_CODE[card]][_CODE[top]]
+
+
+def _card_text(code: int) -> str:
+    return str(_CARD[code])
+
+
+def _cards_text(codes: Iterable[int]) -> str:
+    return " ".join(str(card) for card in sorted(_CARD[code] for code in codes))
+
+
+# -- the deal ---------------------------------------------------------------------------
+
+
+def _difference(have: Counter[Card], want: Counter[Card]) -> str:
+    missing = sorted((want - have).elements())
+    extra = sorted((have - want).elements())
+    parts = []
+    if missing:
+        parts.append("missing " + " ".join(str(card) for card in missing))
+    if extra:
+        parts.append("extra " + " ".join(str(card) for card in extra))
+    return "; ".join(parts)[:300]
+
+
+_DECK_52: Final = Counter(STANDARD_DECK)
+
+
+def validate_deal(deal: Deal, variant: Variant) -> None:
+    """Raise ``bad_deal`` (every fault found) unless ``deal`` fits ``variant``.
+
+    Pile sizes are compared as a multiset with the layout; ``classic`` needs each
+    player's piles and stock to be one 52-card deck; the other variants need the two
+    players' cards together to be exactly the decks with their jokers (any cut).
+    """
+    errors: list[RulesError] = []
+    layout = variant.layout
+    for name, hand in zip(deal.players, deal.hands, strict=True):
+        sizes = [len(pile) for pile in hand.piles]
+        if sorted(sizes) != sorted(layout):
+            errors.append(
+                RuleViolation(
+                    "bad_deal",
+                    f"{name}'s piles have sizes {sizes}, expected {list(layout)} "
+                    f"for {variant.value}"[:300],
+                    at=name,
+                )
+            )
+    if variant is Variant.CLASSIC:
+        for name, hand in zip(deal.players, deal.hands, strict=True):
+            have = Counter(hand.cards)
+            if have != _DECK_52:
+                errors.append(
+                    RuleViolation(
+                        "bad_deal",
+                        f"{name}'s piles and stock are not one 52-card deck: "
+                        + _difference(have, _DECK_52),
+                        at=name,
+                    )
+                )
+    else:
+        want = Counter(decks(variant.decks, jokers_per_deck=2))
+        have = Counter(deal.hands[0].cards)
+        have.update(deal.hands[1].cards)
+        if have != want:
+            errors.append(
+                RuleViolation(
+                    "bad_deal",
+                    f"the players' cards together are not {variant.decks} deck(s) with "
+                    f"{variant.jokers} jokers: " + _difference(have, want),
+                    at="deal",
+                )
+            )
+    raise_all(errors)
+
+
+# -- the game ---------------------------------------------------------------------------
+
+
+def _violation(code: str, index: int, message: str) -> RuleViolation:
+    return RuleViolation(code, f"event {index}: {message}"[:300], at=index)
+
+
+class Game:
+    """A Sputo game in progress, advanced one event at a time by :meth:`apply`.
+
+    Players are seats 0 and 1 (the order of ``deal.players``); centre pile ``i`` is fed
+    by seat ``i``'s stock. The replay and the bot both drive this class, so what the
+    bot does is what the checker accepts. The deal is not validated here (see
+    :func:`validate_deal`).
+
+    >>> deal = deal_from_json(
+    ...     {"A": {"piles": [["2S"]], "stock": ["KD"]}, "B": {"piles": [["9C"]], "stock": ["AH"]}},
+    ...     ("A", "B"))
+    >>> game = Game(deal, Variant.SINGLE_DECK, Options())
+    >>> game.apply(Flip(), 0)
+    >>> [str(card) for card in game.center_tops]
+    ['KD', 'AH']
+    >>> game.legal_plays(0)
+    [(0, 1)]
+    >>> game.apply(Play("A", 0, 1), 1)
+    >>> game.outcome()
+    Outcome(winner='A', loser_cards_left=1, plays=1, flips=1)
+    """
+
+    __slots__ = (
+        "players",
+        "variant",
+        "options",
+        "piles",
+        "stocks",
+        "centers",
+        "left",
+        "blocked",
+        "started",
+        "awaiting_restock",
+        "winner",
+        "plays",
+        "flips",
+        "_seat",
+        "_fits",
+    )
+
+    def __init__(self, deal: Deal, variant: Variant, options: Options) -> None:
+        self.players = deal.players
+        self.variant = variant
+        self.options = options
+        self._seat = {name: seat for seat, name in enumerate(deal.players)}
+        self._fits = _FITS[options.suit_match]
+        #: piles[seat][pile] holds card codes bottom -> top.
+        self.piles = [[[_CODE[c] for c in pile] for pile in hand.piles] for hand in deal.hands]
+        #: stocks[seat] holds card codes with the top card LAST (so a flip is a pop).
+        self.stocks = [[_CODE[c] for c in reversed(hand.stock)] for hand in deal.hands]
+        self.centers: list[list[int]] = [[], []]
+        self.left = [sum(len(pile) for pile in hand.piles) for hand in deal.hands]
+        self.blocked = [False, False]
+        self.started = False
+        self.awaiting_restock = False
+        self.winner: int | None = None
+        self.plays = 0
+        self.flips = 0
+
+    # -- what may happen now ----------------------------------------------------------
+
+    @property
+    def center_tops(self) -> list[Card | None]:
+        return [_CARD[center[-1]] if center else None for center in self.centers]
+
+    @property
+    def center_cards(self) -> list[Card]:
+        """Every card in the two centre piles (what a restock must hold)."""
+        return [_CARD[code] for center in self.centers for code in center]
+
+    def pile_tops(self, seat: int) -> list[Card | None]:
+        return [_CARD[pile[-1]] if pile else None for pile in self.piles[seat]]
+
+    def legal_plays(self, seat: int) -> list[tuple[int, int]]:
+        """The ``(pile, center)`` plays open to ``seat`` now."""
+        if not self._playing() or self.blocked[seat]:
+            return []
+        fits = self._fits
+        found = []
+        for index, pile in enumerate(self.piles[seat]):
+            if pile:
+                row = fits[pile[-1]]
+                for center, cards in enumerate(self.centers):
+                    if cards and row[cards[-1]]:
+                        found.append((index, center))
+        return found
+
+    def can_play(self, seat: int) -> bool:
+        """Whether ``seat`` has a legal play (a player blocked by splash has none)."""
+        if not self._playing() or self.blocked[seat]:
+            return False
+        fits = self._fits
+        tops = [cards[-1] for cards in self.centers if cards]
+        for pile in self.piles[seat]:
+            if pile:
+                row = fits[pile[-1]]
+                for top in tops:
+                    if row[top]:
+                        return True
+        return False
+
+    def may_flip(self) -> bool:
+        if self.winner is not None or self.awaiting_restock:
+            return False
+        if self.variant is Variant.CLASSIC and self.started:
+            return not (self.can_play(0) or self.can_play(1))
+        return True
+
+    def may_splash(self) -> bool:
+        if not self.options.splash or not self._playing():
+            return False
+        first, second = self.centers
+        return bool(first) and bool(second) and first[-1] >> 2 == second[-1] >> 2
+
+    def _playing(self) -> bool:
+        return self.started and not self.awaiting_restock and self.winner is None
+
+    # -- events ------------------------------------------------------------------------
+
+    def apply(self, event: Event, index: int) -> None:
+        """Play ``event`` (the ``index``-th of the log), or raise :class:`RuleViolation`."""
+        if self.winner is not None:
+            raise _violation(
+                "after_end", index, f"the game is over: {self.players[self.winner]} has won"
+            )
+        kind = type(event)
+        if kind is Play:
+            self._play(event, index)  # type: ignore[arg-type]
+        elif kind is Flip:
+            self._flip(index)
+        elif kind is Splash:
+            self._splash(event, index)  # type: ignore[arg-type]
+        elif kind is Restock:
+            self._restock(event, index)  # type: ignore[arg-type]
+        else:
+            raise bad_record(f"event {index} is not a Sputo event: {event!r}"[:200], index)
+
+    def _seat_of(self, player: str, index: int) -> int:
+        seat = self._seat.get(player)
+        if seat is None:
+            raise bad_record(f"event {index}: {player!r} is not a player"[:200], index)
+        return seat
+
+    def _play(self, event: Play, index: int) -> None:
+        seat = self._seat_of(event.player, index)
+        name = event.player
+        if self.awaiting_restock:
+            raise _violation("illegal_play", index, "a restock must follow the last flip")
+        if not self.started:
+            raise _violation("illegal_play", index, "the game starts with a flip")
+        if self.blocked[seat]:
+            raise _violation("blocked", index, f"{name} may not play until the next flip (splash)")
+        piles = self.piles[seat]
+        if not 0 <= event.pile < len(piles) or event.center not in (0, 1):
+            raise bad_record(
+                f"event {index}: {name} has no pile {event.pile} or there is no "
+                f"centre {event.center}",
+                index,
+            )
+        pile = piles[event.pile]
+        if not pile:
+            raise _violation("illegal_play", index, f"{name}'s pile {event.pile} is empty")
+        center = self.centers[event.center]
+        card = pile[-1]
+        if not center:
+            raise _violation(
+                "illegal_play",
+                index,
+                f"{_card_text(card)} cannot go on centre {event.center}: it is empty",
+            )
+        if not self._fits[card][center[-1]]:
+            raise _violation(
+                "illegal_play", index, f"{_card_text(card)} does not go on {_card_text(center[-1])}"
+            )
+        center.append(pile.pop())
+        self.plays += 1
+        self.left[seat] -= 1
+        if self.left[seat] == 0:
+            self.winner = seat
+
+    def _flip(self, index: int) -> None:
+        if self.awaiting_restock:
+            raise _violation(
+                "illegal_flip", index, "both stocks are empty: a restock must come first"
+            )
+        if self.started and self.variant is Variant.CLASSIC:
+            for seat in (0, 1):
+                plays = self.legal_plays(seat)
+                if plays:
+                    pile, center = plays[0]
+                    card = self.piles[seat][pile][-1]
+                    top = self.centers[center][-1]
+                    raise _violation(
+                        "illegal_flip",
+                        index,
+                        f"in classic a flip needs both players stuck, but "
+                        f"{self.players[seat]} can play {_card_text(card)} on {_card_text(top)}",
+                    )
+        self.started = True
+        self.flips += 1
+        self.blocked[0] = self.blocked[1] = False
+        if not self.stocks[0] and not self.stocks[1]:
+            self.awaiting_restock = True
+            return
+        self._turn()
+
+    def _turn(self) -> None:
+        """Turn each stock's top card onto its centre pile, splitting a lone stock first."""
+        stocks = self.stocks
+        for owner in (0, 1):
+            other = 1 - owner
+            if not stocks[other] and stocks[owner]:
+                # Top first: the owner keeps the top half rounded up; stocks here hold
+                # the top last, so the owner's part is the tail.
+                cards = stocks[owner]
+                keep = (len(cards) + 1) // 2
+                stocks[owner] = cards[len(cards) - keep :]
+                stocks[other] = cards[: len(cards) - keep]
+                break
+        for seat in (0, 1):
+            if stocks[seat]:
+                self.centers[seat].append(stocks[seat].pop())
+
+    def _splash(self, event: Splash, index: int) -> None:
+        seat = self._seat_of(event.player, index)
+        if not self.options.splash:
+            raise _violation("illegal_splash", index, "splash is not an option of this game")
+        if not self._playing():
+            why = "a restock is due" if self.awaiting_restock else "the game starts with a flip"
+            raise _violation("illegal_splash", index, f"no splash now: {why}")
+        first, second = self.centers
+        if not first or not second or first[-1] >> 2 != second[-1] >> 2:
+            tops = " and ".join(_card_text(c[-1]) if c else "nothing" for c in self.centers)
+            raise _violation("illegal_splash", index, f"the centre tops {tops} do not match")
+        self.blocked[1 - seat] = True
+
+    def _restock(self, event: Restock, index: int) -> None:
+        if not self.awaiting_restock:
+            raise _violation(
+                "illegal_flip", index, "a restock only follows a flip that finds both stocks empty"
+            )
+        new = [[_CODE[c] for c in reversed(event.stock_of(name))] for name in self.players]
+        have = Counter(new[0])
+        have.update(new[1])
+        want = Counter(self.centers[0])
+        want.update(self.centers[1])
+        if have != want:
+            missing = _cards_text((want - have).elements())
+            extra = _cards_text((have - want).elements())
+            raise _violation(
+                "bad_deal",
+                index,
+                f"the new stocks are not the centre cards (missing: {missing or 'none'}; "
+                f"extra: {extra or 'none'})",
+            )
+        self.stocks = new
+        self.centers = [[], []]
+        self.awaiting_restock = False
+        self._turn()
+
+    # -- the end -----------------------------------------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        """The outcome once someone has emptied his piles, else ``None``."""
+        if self.winner is None:
+            return None
+        return Outcome(
+            winner=self.players[self.winner],
+            loser_cards_left=self.left[1 - self.winner],
+            plays=self.plays,
+            flips=self.flips,
+        )
+
+
+def replay(
+    deal: Deal,
+    events: Sequence[Event],
+    variant: Variant,
+    options: Options = Options(),
+    *,
+    check_deal: bool = True,
+) -> Outcome:
+    """Replay a full log; the outcome, or the first :class:`RuleViolation` (``at`` = index).
+
+    The deal is validated first (``bad_deal``) unless ``check_deal`` is false.
+    """
+    if check_deal:
+        validate_deal(deal, variant)
+    game = Game(deal, variant, options)
+    apply = game.apply
+    for index, event in enumerate(events):
+        apply(event, index)
+    outcome = game.outcome()
+    if outcome is None:
+        raise RuleViolation(
+            "not_finished",
+            f"the log ends after {len(events)} events with no winner: "
+            f"{game.players[0]} has {game.left[0]} cards in his piles, "
+            f"{game.players[1]} has {game.left[1]}",
+            at=None,
+        )
+    return outcome
+
+
+# -- reading records --------------------------------------------------------------------
+
+
+def _read_deal_structure(value: object, players: Sequence[str]) -> dict[str, dict[str, object]]:
+    deal = expect(value, dict, "deal")
+    if set(deal) != set(players):
+        raise bad_record(
+            f"deal must have exactly one entry per player ({', '.join(players)})"[:200], "deal"
+        )
+    hands: dict[str, dict[str, object]] = {}
+    for name in players:
+        hand = expect(deal[name], dict, f"deal.{name}")
+        piles = required_field(hand, "piles", list, at=f"deal.{name}.piles")
+        for index, pile in enumerate(piles):
+            expect(pile, list, f"deal.{name}.piles[{index}]")
+        required_field(hand, "stock", list, at=f"deal.{name}.stock")
+        hands[name] = hand
+    return hands
+
+
+def deal_from_json(value: object, players: Sequence[str]) -> Deal:
+    """A :class:`Deal` from a record's ``deal``; structure errors are ``bad_record``, and
+    every unknown card is reported (``unknown_card``, all together)."""
+    hands = _read_deal_structure(value, players)
+    with Phase() as phase:
+        parsed = [phase.run(_parse_hand, hands[name], name) for name in players]
+    return Deal(
+        players=(players[0], players[1]),
+        hands=(parsed[0], parsed[1]),  # type: ignore[arg-type]
+    )
+
+
+def _parse_hand(hand: dict[str, object], name: str) -> PlayerDeal:
+    piles: list[object] = hand["piles"]  # type: ignore[assignment]
+    with Phase() as phase:
+        parsed = [
+            phase.run(parse_cards, pile, f"deal.{name}.piles[{index}]")
+            for index, pile in enumerate(piles)
+        ]
+        stock = phase.run(parse_cards, hand["stock"], f"deal.{name}.stock")
+    return PlayerDeal(tuple(tuple(pile or ()) for pile in parsed), tuple(stock or ()))
+
+
+_EVENT_TYPES: Final = ("flip", "play", "splash", "restock")
+
+
+def _time(event: dict[str, object], at: str) -> Time:
+    t = event.get("t")
+    if t is None or is_number(t):
+        return t  # type: ignore[return-value]
+    raise bad_record(f"{at}.t must be a number, not {t!r}"[:200], f"{at}.t")
+
+
+def _player(event: dict[str, object], at: str, players: Sequence[str]) -> str:
+    player = event.get("player")
+    if not isinstance(player, str) or player not in players:
+        raise bad_record(f"{at}.player must be one of the players, not {player!r}"[:200], at)
+    return player
+
+
+def events_from_json(value: object, players: Sequence[str], variant: Variant) -> list[Event]:
+    """The events of a record's ``events``: every event's structure is checked first
+    (``bad_record``), then the restocks' cards (every ``unknown_card`` together)."""
+    raw = expect(value, list, "events")
+    pile_count = len(variant.layout)
+    events: list[Event] = []
+    restocks: list[tuple[int, dict[str, object]]] = []
+    for index, event in enumerate(raw):
+        at = f"events[{index}]"
+        if not isinstance(event, dict):
+            raise bad_record(f"{at} must be an object", at)
+        kind = event.get("type")
+        t = _time(event, at)
+        if kind == "play":
+            pile = event.get("pile")
+            center = event.get("center")
+            if not is_int(pile) or not 0 <= pile < pile_count:  # type: ignore[operator]
+                raise bad_record(
+                    f"{at}.pile must be a pile index from 0 to {pile_count - 1}, not {pile!r}"[
+                        :200
+                    ],
+                    f"{at}.pile",
+                )
+            if not is_int(center) or center not in (0, 1):
+                raise bad_record(
+                    f"{at}.center must be 0 or 1, not {center!r}"[:200], f"{at}.center"
+                )
+            events.append(Play(_player(event, at, players), pile, center, t))  # type: ignore[arg-type]
+        elif kind == "flip":
+            events.append(Flip(t))
+        elif kind == "splash":
+            events.append(Splash(_player(event, at, players), t))
+        elif kind == "restock":
+            stocks = event.get("stocks")
+            if not isinstance(stocks, dict) or set(stocks) != set(players):
+                raise bad_record(f"{at}.stocks must hold one card list per player", f"{at}.stocks")
+            for name in players:
+                expect(stocks[name], list, f"{at}.stocks.{name}")
+            restocks.append((len(events), stocks))
+            events.append(Flip(t))  # placeholder, replaced once the cards are parsed
+        else:
+            raise bad_record(
+                f"{at}.type must be one of {', '.join(_EVENT_TYPES)}, not {kind!r}"[:200],
+                f"{at}.type",
+            )
+    if restocks:
+        with Phase() as phase:
+            for index, stocks in restocks:
+                parsed = {
+                    name: phase.run(parse_cards, stocks[name], f"events[{index}].stocks.{name}")
+                    for name in players
+                }
+                events[index] = Restock(
+                    tuple((name, tuple(parsed[name] or ())) for name in players),
+                    events[index].t,
+                )
+    return events
+
+
+def check_short_result(
+    winner: object, loser_cards_left: object, players: Sequence[str], variant: Variant
+) -> Outcome:
+    """A short result, checked for plausibility (anything impossible is ``bad_record``)."""
+    if not isinstance(winner, str) or winner not in players:
+        raise bad_record(f"winner must be one of the players, not {winner!r}"[:200], "winner")
+    top = variant.layout_total
+    if not is_int(loser_cards_left) or not 1 <= loser_cards_left <= top:  # type: ignore[operator]
+        raise bad_record(
+            f"loser_cards_left must be an integer from 1 to {top} for {variant.value}, "
+            f"not {loser_cards_left!r}"[:200],
+            "loser_cards_left",
+        )
+    return Outcome(winner, loser_cards_left)  # type: ignore[arg-type]
+
+
+_SHORT: Final = ("winner", "loser_cards_left")
+_LOG: Final = ("deal", "events")
 
 
 def check_record(record: dict[str, object]) -> dict[str, object]:
-    raise MalformedRecordError("bad_record", "sputo checking is not built yet", at=None)
+    """Check a Sputo record; the result keys of a valid one, or raise :class:`RulesError`."""
+    parse_house_rules("sputo", record.get("house_rules"))
+    variant = Variant.parse(record.get("variant"))
+    options = Options.parse(record.get("options"))
+    players = player_names(record.get("players"), "players", minimum=2, maximum=2)
+    short = [name for name in _SHORT if record.get(name) is not None]
+    log = [name for name in _LOG if record.get(name) is not None]
+    if short and log:
+        raise bad_record(
+            "a record holds either a short result (winner, loser_cards_left) or a log "
+            "(deal, events), not both",
+            short[0],
+        )
+    if not log:
+        for name in _SHORT:
+            if record.get(name) is None:
+                raise bad_record(f"{name} is missing (or give a full log: deal, events)", name)
+        return check_short_result(
+            record["winner"], record["loser_cards_left"], players, variant
+        ).as_dict()
+    for name in _LOG:
+        if record.get(name) is None:
+            raise bad_record(f"{name} is missing", name)
+    hands = _read_deal_structure(record["deal"], players)
+    raw_events = record["events"]
+    # Structure of every event first; then all card tokens, of the deal and the restocks.
+    with Phase() as phase:
+        parsed = [phase.run(_parse_hand, hands[name], name) for name in players]
+        events = phase.run(events_from_json, raw_events, players, variant)
+    deal = Deal((players[0], players[1]), (parsed[0], parsed[1]))  # type: ignore[arg-type]
+    return replay(deal, events or [], variant, options).as_dict()
