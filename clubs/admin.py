@@ -1,0 +1,71 @@
+from django.contrib import admin
+
+from clubs.models import Club, HouseRuleSet, Invitation, Membership, Player, Season
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    raw_id_fields = ["user"]
+
+
+class SeasonInline(admin.TabularInline):
+    model = Season
+    extra = 0
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "city", "is_public", "point_value", "currency", "language"]
+    list_filter = ["is_public", "language"]
+    search_fields = ["name", "city", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [MembershipInline, SeasonInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["display_name", "club", "user", "merged_into", "created_at"]
+    list_filter = ["club"]
+    search_fields = ["display_name", "user__username"]
+    raw_id_fields = ["user", "merged_into"]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "role", "joined_at"]
+    list_filter = ["role", "club"]
+    search_fields = ["user__username", "club__name"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "start", "end"]
+    list_filter = ["club"]
+
+
+@admin.register(HouseRuleSet)
+class HouseRuleSetAdmin(admin.ModelAdmin):
+    """Versions are history: they are read here, and added through the club settings page."""
+
+    list_display = ["club", "game", "version", "created_by", "created_at"]
+    list_filter = ["game", "club"]
+    readonly_fields = ["club", "game", "version", "rules", "created_by", "created_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["club", "role", "uses", "max_uses", "expires_at", "revoked_at", "created_by"]
+    list_filter = ["role", "club"]
+    readonly_fields = ["token", "uses"]
+    raw_id_fields = ["player", "created_by"]

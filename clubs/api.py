@@ -1,0 +1,324 @@
+"""The clubs' REST API (``/api/v1/``): clubs, players, memberships, seasons, invitations.
+
+Lists hold only what the user may see; an object of a club the user may not see is a 404.
+"""
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.response import Response
+
+from clubs import services
+from clubs.models import Club, Game, Invitation, Membership, Player, Role, Season
+from clubs.permissions import has_role
+
+
+# --- Serializers -------------------------------------------------------------------------
+
+class ClubSerializer(serializers.ModelSerializer):
+    my_role = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Club
+        fields = ["slug", "name", "city", "is_public", "point_value", "currency", "language",
+                  "created_at", "my_role"]
+        read_only_fields = ["slug", "created_at", "my_role"]
+
+    def get_my_role(self, club) -> str | None:
+        request = self.context.get("request")
+        return club.role_of(request.user) if request else None
+
+    def validate_currency(self, value: str) -> str:
+        value = value.strip().upper()
+        if len(value) != 3 or not value.isalpha():
+            raise serializers.ValidationError("Use a three-letter currency code, such as EUR.")
+        return value
+
+
+class ClubSlugField(serializers.SlugRelatedField):
+    """A club named by slug, among the clubs the requesting user may see."""
+
+    def __init__(self, **kwargs):
+        super().__init__(slug_field="slug", **kwargs)
+
+    def get_queryset(self):
+        return Club.objects.visible_to(self.context["request"].user)
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    club = ClubSlugField()
+    is_guest = serializers.BooleanField(read_only=True)
+    username = serializers.CharField(source="user.username", read_only=True, default=None)
+
+    class Meta:
+        model = Player
+        fields = ["id", "club", "display_name", "is_guest", "username", "merged_into", "created_at"]
+        read_only_fields = ["id", "is_guest", "username", "merged_into", "created_at"]
+
+    def validate_display_name(self, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise serializers.ValidationError("A player needs a name.")
+        return value
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ["id", "club", "username", "role", "joined_at"]
+        read_only_fields = ["id", "club", "username", "joined_at"]
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    club = ClubSlugField()
+
+    class Meta:
+        model = Season
+        fields = ["id", "club", "name", "start", "end"]
+
+    def validate(self, attrs):
+        start = attrs.get("start", getattr(self.instance, "start", None))
+        end = attrs.get("end", getattr(self.instance, "end", None))
+        if start and end and end < start:
+            raise serializers.ValidationError({"end": "A season cannot end before it starts."})
+        club = attrs.get("club", getattr(self.instance, "club", None))
+        name = attrs.get("name", getattr(self.instance, "name", None))
+        clash = Season.objects.filter(club=club, name=name)
+        if self.instance is not None:
+            clash = clash.exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise serializers.ValidationError({"name": "This club already has a season with this name."})
+        return attrs
+
+
+class InvitationSerializer(serializers.ModelSerializer):
+    club = ClubSlugField()
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Invitation
+        fields = ["id", "club", "token", "url", "role", "player", "max_uses", "uses", "expires_at",
+                  "revoked_at", "created_at"]
+        read_only_fields = ["id", "token", "url", "uses", "revoked_at", "created_at"]
+
+    def get_url(self, invitation) -> str:
+        return self.context["request"].build_absolute_uri(invitation.get_absolute_url())
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(max_length=64)
+
+
+class MergeSerializer(serializers.Serializer):
+    into = serializers.IntegerField(help_text="The id of the player to merge this guest into.")
+
+
+# --- Permissions ---------------------------------------------------------------------------
+
+def require_role(user, club: Club, needed: str) -> str:
+    """``user``'s role in ``club`` if at least ``needed``. Not a member of a club they
+    cannot see: 404; a member without the role: 403."""
+    role = club.role_of(user)
+    if role is None and not club.is_public:
+        raise NotFound()
+    if not has_role(role, needed):
+        raise PermissionDenied("This needs the %s role in %s." % (needed, club.slug))
+    return role
+
+
+class ClubFilter(filters.FilterSet):
+    mine = filters.BooleanFilter(method="filter_mine", label="Only my clubs")
+
+    class Meta:
+        model = Club
+        fields = ["city", "is_public", "mine"]
+
+    def filter_mine(self, queryset, name, value):
+        return queryset.of_user(self.request.user) if value else queryset
+
+
+# --- Viewsets -------------------------------------------------------------------------------
+
+class ClubViewSet(viewsets.ModelViewSet):
+    queryset = Club.objects.none()  # the schema's model; get_queryset filters
+    serializer_class = ClubSerializer
+    lookup_field = "slug"
+    filterset_class = ClubFilter
+    search_fields = ["name", "city"]
+    ordering_fields = ["name", "city", "created_at"]
+    http_method_names = ["get", "post", "put", "patch", "head", "options"]
+
+    def get_queryset(self):
+        return Club.objects.visible_to(self.request.user)
+
+    def perform_create(self, serializer):
+        serializer.instance = services.create_club(founder=self.request.user, **serializer.validated_data)
+
+    def perform_update(self, serializer):
+        require_role(self.request.user, serializer.instance, Role.ADMIN)
+        serializer.save()
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH, enum=["singapore", "sputo", "spazzumazz"])],
+        request=inline_serializer("HouseRulesIn", {"rules": serializers.DictField()}),
+        responses=inline_serializer("HouseRules", {
+            "game": serializers.CharField(), "version": serializers.IntegerField(allow_null=True),
+            "rules": serializers.DictField(),
+        }),
+    )
+    @action(detail=True, methods=["get", "put"], url_path=r"house-rules/(?P<game>[a-z]+)",
+            permission_classes=[permissions.IsAuthenticatedOrReadOnly])
+    def house_rules(self, request, slug=None, game=None):
+        """The club's current house rules for a game; PUT adds a new version (admins)."""
+        club = self.get_object()
+        if game not in Game.values:
+            raise NotFound("Unknown game.")
+        if request.method == "PUT":
+            require_role(request.user, club, Role.ADMIN)
+            values = request.data.get("rules") if isinstance(request.data, dict) else None
+            if not isinstance(values, dict):
+                raise serializers.ValidationError({"rules": ["An object of house rules is required."]})
+            try:
+                services.update_house_rules(club=club, game=game, values=values, by=request.user)
+            except DjangoValidationError as error:
+                raise serializers.ValidationError(
+                    {f"rules.{k}": v for k, v in error.message_dict.items()}
+                ) from error
+        current = club.current_house_rules(game)
+        return Response({
+            "game": game,
+            "version": current.version if current else None,
+            "rules": services.house_rules_for(club=club, game=game),
+        })
+
+
+class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                    mixins.UpdateModelMixin, viewsets.GenericViewSet):
+    """Players of the clubs you can see. Scorers add guests; admins rename and merge."""
+
+    queryset = Player.objects.none()  # the schema's model; get_queryset filters
+    serializer_class = PlayerSerializer
+    filterset_fields = {"club__slug": ["exact"], "user": ["isnull"]}
+    search_fields = ["display_name"]
+    ordering_fields = ["display_name", "created_at"]
+
+    def get_queryset(self):
+        return Player.objects.active().filter(
+            club__in=Club.objects.visible_to(self.request.user)
+        ).select_related("club", "user")
+
+    def perform_create(self, serializer):
+        club = serializer.validated_data["club"]
+        require_role(self.request.user, club, Role.SCORER)
+        serializer.instance = services.add_guest(club=club, display_name=serializer.validated_data["display_name"])
+
+    def perform_update(self, serializer):
+        require_role(self.request.user, serializer.instance.club, Role.ADMIN)
+        club = serializer.validated_data.get("club", serializer.instance.club)
+        if club != serializer.instance.club:
+            raise serializers.ValidationError({"club": ["A player cannot move to another club."]})
+        name = serializer.validated_data.get("display_name")
+        if name and club.players.active().filter(display_name=name).exclude(pk=serializer.instance.pk).exists():
+            raise serializers.ValidationError({"display_name": ["This club already has a player with this name."]})
+        serializer.save()
+
+    @extend_schema(request=MergeSerializer, responses=PlayerSerializer)
+    @action(detail=True, methods=["post"])
+    def merge(self, request, pk=None):
+        """Merge this guest into another player of the club (admins): all history moves."""
+        source = self.get_object()
+        require_role(request.user, source.club, Role.ADMIN)
+        data = MergeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        target = Player.objects.active().filter(club=source.club, pk=data.validated_data["into"]).first()
+        if target is None:
+            raise serializers.ValidationError({"into": ["No such player in this club."]})
+        merged = services.merge_players(source=source, target=target)
+        return Response(PlayerSerializer(merged, context=self.get_serializer_context()).data)
+
+
+class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
+                        mixins.DestroyModelMixin, viewsets.GenericViewSet):
+    """Memberships of your clubs. Admins change roles and remove members; anyone may leave."""
+
+    queryset = Membership.objects.none()  # the schema's model; get_queryset filters
+    serializer_class = MembershipSerializer
+    permission_classes = [permissions.IsAuthenticated]
+    filterset_fields = {"club__slug": ["exact"], "role": ["exact"]}
+    ordering_fields = ["joined_at", "role"]
+
+    def get_queryset(self):
+        mine = Club.objects.of_user(self.request.user)
+        return Membership.objects.filter(club__in=mine).select_related("club", "user")
+
+    def perform_update(self, serializer):
+        require_role(self.request.user, serializer.instance.club, Role.ADMIN)
+        role = serializer.validated_data.get("role", serializer.instance.role)
+        serializer.instance = services.change_role(membership=serializer.instance, role=role)
+
+    def perform_destroy(self, instance):
+        if instance.user != self.request.user:
+            require_role(self.request.user, instance.club, Role.ADMIN)
+        services.remove_member(membership=instance)
+
+
+class SeasonViewSet(viewsets.ModelViewSet):
+    queryset = Season.objects.none()  # the schema's model; get_queryset filters
+    serializer_class = SeasonSerializer
+    filterset_fields = {"club__slug": ["exact"], "start": ["gte", "lte"], "end": ["gte", "lte"]}
+    ordering_fields = ["start", "end", "name"]
+
+    def get_queryset(self):
+        return Season.objects.filter(club__in=Club.objects.visible_to(self.request.user)).select_related("club")
+
+    def perform_create(self, serializer):
+        require_role(self.request.user, serializer.validated_data["club"], Role.ADMIN)
+        serializer.save()
+
+    def perform_update(self, serializer):
+        require_role(self.request.user, serializer.instance.club, Role.ADMIN)
+        if serializer.validated_data.get("club", serializer.instance.club) != serializer.instance.club:
+            raise serializers.ValidationError({"club": ["A season cannot move to another club."]})
+        serializer.save()
+
+    def perform_destroy(self, instance):
+        require_role(self.request.user, instance.club, Role.ADMIN)
+        instance.delete()
+
+
+class InvitationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                        mixins.DestroyModelMixin, viewsets.GenericViewSet):
+    """Invitations of the clubs you administer; DELETE revokes one. ``accept`` joins a club."""
+
+    queryset = Invitation.objects.none()  # the schema's model; get_queryset filters
+    serializer_class = InvitationSerializer
+    permission_classes = [permissions.IsAuthenticated]
+    filterset_fields = {"club__slug": ["exact"], "role": ["exact"]}
+
+    def get_queryset(self):
+        admin_of = Club.objects.filter(memberships__user=self.request.user, memberships__role=Role.ADMIN)
+        return Invitation.objects.filter(club__in=admin_of).select_related("club")
+
+    def perform_create(self, serializer):
+        data = dict(serializer.validated_data)
+        club = data.pop("club")
+        require_role(self.request.user, club, Role.ADMIN)
+        serializer.instance = services.create_invitation(club=club, by=self.request.user, **data)
+
+    def perform_destroy(self, instance):
+        services.revoke_invitation(invitation=instance)
+
+    @extend_schema(request=TokenSerializer, responses=MembershipSerializer)
+    @action(detail=False, methods=["post"])
+    def accept(self, request):
+        """Join the invitation's club with the signed-in account."""
+        data = TokenSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = services.accept_invitation(token=data.validated_data["token"], user=request.user)
+        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)

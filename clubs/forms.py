@@ -1,0 +1,109 @@
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Invitation, Player, Role, Season
+from rules.house_rules import SingaporeRules, SpazzumazzRules
+
+
+class ClubForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = ["name", "city", "is_public", "point_value", "currency", "language"]
+
+    def clean_currency(self):
+        currency = self.cleaned_data["currency"].strip().upper()
+        if len(currency) != 3 or not currency.isalpha():
+            raise forms.ValidationError(_("Use a three-letter currency code, such as EUR."))
+        return currency
+
+
+class SeasonForm(forms.ModelForm):
+    class Meta:
+        model = Season
+        fields = ["name", "start", "end"]
+        widgets = {"start": forms.DateInput(attrs={"type": "date"}),
+                   "end": forms.DateInput(attrs={"type": "date"})}
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.instance.club = club
+
+
+class SingaporeRulesForm(forms.Form):
+    """Singapore's house rules; the rules engine validates the result again on save."""
+
+    joker_limit = forms.ChoiceField(
+        label=_("Jokers per combination"),
+        choices=[("half", _("No more jokers than natural cards")), ("one", _("At most one joker")),
+                 ("free", _("Any number, with one natural card"))],
+    )
+    joker_sequence_multipliers = forms.BooleanField(
+        label=_("A 10-card sequence with jokers pays x4 (one joker) or x3 (two)"), required=False
+    )
+    rounding = forms.ChoiceField(
+        label=_("Rounding of the loser's points"),
+        choices=[("nearest", _("To the nearest ten")), ("up", _("Up to the ten")), ("none", _("None"))],
+    )
+    cap_applies_to = forms.ChoiceField(
+        label=_("The cap applies to"),
+        choices=[("base", _("The card points, before the multiplier")),
+                 ("total", _("The total, after the multiplier"))],
+    )
+    cap = forms.IntegerField(label=_("Cap"), min_value=0, required=False,
+                             help_text=_("Leave empty for no cap."))
+
+    defaults = SingaporeRules()
+
+
+class SpazzumazzRulesForm(forms.Form):
+    idiot_min_games = forms.IntegerField(
+        label=_("Minimum games to be counted in the idiot ranking"), min_value=1
+    )
+
+    defaults = SpazzumazzRules()
+
+
+HOUSE_RULE_FORMS = {"singapore": SingaporeRulesForm, "spazzumazz": SpazzumazzRulesForm}
+
+
+class GuestForm(forms.Form):
+    display_name = forms.CharField(label=_("Guest's name"), max_length=80)
+
+
+class MergeForm(forms.Form):
+    source = forms.ModelChoiceField(label=_("Guest"), queryset=Player.objects.none())
+    target = forms.ModelChoiceField(label=_("Merge into"), queryset=Player.objects.none())
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = club.players.active()
+        self.fields["source"].queryset = players.guests()
+        self.fields["target"].queryset = players
+
+
+class InvitationForm(forms.ModelForm):
+    class Meta:
+        model = Invitation
+        fields = ["role", "player", "max_uses", "expires_at"]
+        widgets = {"expires_at": forms.DateTimeInput(attrs={"type": "datetime-local"})}
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = club.players.active().guests()
+        self.fields["player"].required = False
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(label=_("E-mail"), required=True)
+    first_name = forms.CharField(label=_("First name"), max_length=150, required=False)
+    last_name = forms.CharField(label=_("Last name"), max_length=150, required=False)
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ["username", "email", "first_name", "last_name"]

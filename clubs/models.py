@@ -1,0 +1,304 @@
+"""Clubs and the people in them.
+
+A *Player* is anyone who sits at a table: a member (a Player linked to a user account) or a
+guest (a Player without a login). A *Membership* gives a user a role in a club. House rules
+are versioned per club and game: every change adds a version and old versions stay, so a
+recorded result can keep the rule set it was played under.
+"""
+
+import secrets
+from datetime import timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Role(models.TextChoices):
+    ADMIN = "admin", _("Admin")
+    SCORER = "scorer", _("Scorer")
+    MEMBER = "member", _("Member")
+
+
+class Game(models.TextChoices):
+    SINGAPORE = "singapore", "Singapore"
+    SPUTO = "sputo", "Sputo"
+    SPAZZUMAZZ = "spazzumazz", "Spazz'u'mazz"
+
+
+class ClubQuerySet(models.QuerySet):
+    def public(self):
+        return self.filter(is_public=True)
+
+    def of_user(self, user):
+        """Clubs ``user`` belongs to."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(memberships__user=user)
+
+    def visible_to(self, user):
+        """Clubs ``user`` may see: the public ones and their own."""
+        if user.is_authenticated:
+            return self.filter(Q(is_public=True) | Q(memberships__user=user)).distinct()
+        return self.public()
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+    is_public = models.BooleanField(
+        _("public"), default=True, help_text=_("Anyone can see a public club's page.")
+    )
+    point_value = models.DecimalField(
+        _("default point value"),
+        max_digits=10,
+        decimal_places=2,
+        default=Decimal("0.10"),
+        validators=[MinValueValidator(Decimal("0"))],
+        help_text=_("The money value of one point, unless a session sets another."),
+    )
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    language = models.CharField(
+        _("language"), max_length=5, choices=settings.LANGUAGES, default="it"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = ClubQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(point_value__gte=0), name="club_point_value_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("clubs:detail", args=[self.slug])
+
+    def role_of(self, user) -> str | None:
+        """``user``'s role in this club, or None."""
+        if not user.is_authenticated:
+            return None
+        return (
+            self.memberships.filter(user=user).values_list("role", flat=True).first()
+        )
+
+    def current_house_rules(self, game: str) -> "HouseRuleSet | None":
+        return self.house_rule_sets.filter(game=game).order_by("-version").first()
+
+
+class PlayerQuerySet(models.QuerySet):
+    def guests(self):
+        return self.filter(user__isnull=True)
+
+    def members(self):
+        return self.filter(user__isnull=False)
+
+    def active(self):
+        return self.filter(merged_into__isnull=True)
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    display_name = models.CharField(_("display name"), max_length=80)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("user account"),
+    )
+    merged_into = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="merged_from",
+        verbose_name=_("merged into"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["display_name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "display_name"],
+                condition=Q(merged_into__isnull=True),
+                name="player_unique_name_in_club",
+                violation_error_message=_("This club already has a player with this name."),
+            ),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=Q(user__isnull=False),
+                name="player_one_per_user_in_club",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None
+
+
+class Membership(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "user__username"]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_once_per_club"),
+            models.CheckConstraint(
+                condition=Q(role__in=[r.value for r in Role]), name="membership_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club} ({self.get_role_display()})"
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    start = models.DateField(_("start"))
+    end = models.DateField(_("end"))
+
+    class Meta:
+        ordering = ["-start"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end__gte=models.F("start")),
+                name="season_ends_after_start",
+                violation_error_message=_("A season cannot end before it starts."),
+            ),
+            models.UniqueConstraint(
+                fields=["club", "name"],
+                name="season_unique_name_in_club",
+                violation_error_message=_("This club already has a season with this name."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.name}"
+
+    def contains(self, day) -> bool:
+        return self.start <= day <= self.end
+
+
+class HouseRuleSet(models.Model):
+    """One version of a club's house rules for one game. Rows are never edited."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="house_rule_sets")
+    game = models.CharField(_("game"), max_length=12, choices=Game.choices)
+    version = models.PositiveIntegerField(_("version"))
+    rules = models.JSONField(_("rules"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "game", "-version"]
+        verbose_name = _("house rules version")
+        verbose_name_plural = _("house rules versions")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "game", "version"], name="house_rules_version_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.get_game_display()} v{self.version}"
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def _default_expiry():
+    return timezone.now() + timedelta(days=14)
+
+
+class InvitationQuerySet(models.QuerySet):
+    def usable(self, *, at=None):
+        at = at or timezone.now()
+        return self.filter(
+            revoked_at__isnull=True, expires_at__gt=at, uses__lt=models.F("max_uses")
+        )
+
+
+class Invitation(models.Model):
+    """A link an admin shares; whoever opens it (with an account, or making one) joins."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True, default=_new_token, editable=False)
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="invitations",
+        verbose_name=_("guest to claim"),
+        help_text=_("If set, whoever accepts becomes this guest, keeping their history."),
+    )
+    max_uses = models.PositiveIntegerField(
+        _("maximum uses"), default=1, validators=[MinValueValidator(1)]
+    )
+    uses = models.PositiveIntegerField(_("uses"), default=0)
+    expires_at = models.DateTimeField(_("expires"), default=_default_expiry)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(uses__lte=models.F("max_uses")), name="invitation_uses_within_max"
+            ),
+            models.CheckConstraint(condition=Q(max_uses__gte=1), name="invitation_max_uses_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} ({self.get_role_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("clubs:invitation", args=[self.token])
+
+    def is_usable(self, *, at=None) -> bool:
+        at = at or timezone.now()
+        return self.revoked_at is None and self.expires_at > at and self.uses < self.max_uses

@@ -1,0 +1,1 @@
+"""The ledger of debts between people (Singapore payouts, settling up) lands with its issue."""

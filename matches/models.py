@@ -1,0 +1,68 @@
+"""Recorded games. Each keeps the house rules version it was played under."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Game, HouseRuleSet, Player, Season
+
+
+class GameRecordQuerySet(models.QuerySet):
+    def of_player(self, player: Player):
+        return self.filter(seats__player=player)
+
+
+class GameRecord(models.Model):
+    """One game (or Singapore hand) as its JSON record, checked by the rules engine."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="game_records")
+    season = models.ForeignKey(
+        Season, on_delete=models.SET_NULL, null=True, blank=True, related_name="game_records"
+    )
+    game = models.CharField(_("game"), max_length=12, choices=Game.choices)
+    played_at = models.DateTimeField(_("played"))
+    record = models.JSONField(_("record"))
+    result = models.JSONField(_("result"))
+    house_rules = models.ForeignKey(
+        HouseRuleSet,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="game_records",
+        verbose_name=_("house rules version"),
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = GameRecordQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-played_at"]
+        verbose_name = _("game record")
+        verbose_name_plural = _("game records")
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} {self.played_at:%Y-%m-%d %H:%M}"
+
+
+class GameSeat(models.Model):
+    """A player in a recorded game, with the name the record uses and their finishing place."""
+
+    game_record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    name_in_record = models.CharField(max_length=80)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["game_record", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["game_record", "player"], name="seat_player_once_per_game"),
+            models.UniqueConstraint(
+                fields=["game_record", "name_in_record"], name="seat_name_once_per_game"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.game_record}"
