@@ -1,0 +1,66 @@
+# The README's two commands: `make run` and `make test`. Both set everything up first.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+# The integration run's services (see README, "Tests"): overridable.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/circolo
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+
+.PHONY: install run test test-fast test-integration lint bench messages clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+	DEBUG=true $(PY) manage.py runserver 127.0.0.1:8000
+
+test: install
+	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) manage.py spectacular --validate --fail-on-warn --file $(VENV)/openapi-schema.yaml
+	$(PY) -m ruff check .
+	$(PY) -m mypy --strict rules
+	$(MAKE) --no-print-directory test-fast
+	$(MAKE) --no-print-directory test-integration
+
+# Everything but the integration tests, on the zero-setup default: SQLite, in-process tasks.
+test-fast: install
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not integration" -n 2
+
+# The suite again on PostgreSQL and Redis, with the integration tests and a real Celery worker.
+# Without the services it is skipped with the reason, except under CI=true, where it fails.
+test-integration: install
+	@if $(PY) -m tests.services "$(TEST_DATABASE_URL)" "$(TEST_REDIS_URL)"; then \
+		DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" CELERY_TASK_ALWAYS_EAGER=true \
+		$(PY) -m pytest -m "not browser" --ignore-glob='tests/test_rules_*'; \
+	elif [ -n "$$CI" ]; then \
+		echo "CI is set but PostgreSQL or Redis is not reachable: failing." >&2; exit 1; \
+	else \
+		echo "SKIPPED the integration run: PostgreSQL or Redis is not reachable (set CI=true to make this a failure)."; \
+	fi
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check rules tests benchmarks
+	$(PY) -m mypy --strict rules
+
+# Peers for the rules benchmark (never runtime dependencies); rlcard needs --no-deps.
+bench: install
+	$(PY) -m pip install --quiet -e '.[bench]'
+	$(PY) -m pip install --quiet --no-deps rlcard==1.2.0
+	$(PY) benchmarks/rules_bench.py
+
+# Refresh the translation catalogues (needs GNU gettext; the compiled .mo files are committed).
+messages: install
+	$(PY) manage.py makemessages -l it -l en --ignore '.venv/*' --ignore 'benchmarks/*'
+	$(PY) manage.py compilemessages --ignore '.venv/*'
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,61 @@
+import os
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from clubs import services
+from clubs.models import Role
+from tests.services import reachable
+
+PASSWORD = "a-Long-enough-password-42"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """The cache may be Redis (integration run): no test sees another's entries."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def need_service(url: str, port: int) -> None:
+    """Skip when a service is down -- but under CI=true a missing service is a failure."""
+    problem = reachable(url, port)
+    if problem:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set and {problem}")
+        pytest.skip(f"{problem}; set CI=true to make this a failure")
+
+
+@pytest.fixture
+def make_user(db):
+    def make(username: str, **fields):
+        return get_user_model().objects.create_user(
+            username=username, password=PASSWORD, email=f"{username}@example.org", **fields
+        )
+
+    return make
+
+
+@pytest.fixture
+def people(make_user):
+    """A club with one user of each role, an outsider, and a guest."""
+    admin = make_user("ada")
+    club = services.create_club(name="Circolo Alfa", founder=admin, city="Roma")
+    scorer, member, outsider = make_user("sam"), make_user("mia"), make_user("otto")
+    services.add_member(club=club, user=scorer, role=Role.SCORER)
+    services.add_member(club=club, user=member, role=Role.MEMBER)
+    other = services.create_club(name="Circolo Beta", founder=outsider, is_public=False)
+    guest = services.add_guest(club=club, display_name="Zio Pino")
+    return {
+        "club": club, "other": other, "admin": admin, "scorer": scorer, "member": member,
+        "outsider": outsider, "guest": guest,
+    }
+
+
+@pytest.fixture
+def api():
+    return APIClient()
