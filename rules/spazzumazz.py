@@ -45,8 +45,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rules.cards import JOKER, STANDARD_DECK, Card, Rank, decks, parse_cards
-from rules.errors import MalformedRecordError, RulesError, RuleViolation, raise_all
+from rules.cards import JOKER, STANDARD_DECK, Card, Rank, parse_cards
+from rules.errors import MalformedRecordError, RulesError, RuleViolation, describe, raise_all
 from rules.house_rules import SpazzumazzRules, parse_house_rules
 from rules.records import Phase, bad_record, field, is_int, player_names
 
@@ -233,64 +233,93 @@ class Outcome:
 # --- The table: the state of a game in play ---------------------------------------------------
 
 
-class _Seat:
-    """One player's cards. ``hand`` counts copies; ``ranks`` counts hand cards by rank."""
+# Inside the table a card is a small integer code (its index in _CARDS), so that a hand is a
+# list of counts: hashing a Card (a dataclass of two enums) costs more than the rest of a turn.
+_CARDS: tuple[Card, ...] = (*STANDARD_DECK, JOKER)
+_JOKER_CODE = len(STANDARD_DECK)
+_CODE_BY_ID = {id(card): code for code, card in enumerate(_CARDS)}  # the interned cards
+_CODE_BY_CARD = {card: code for code, card in enumerate(_CARDS)}  # any equal card
+_RANK_OF = tuple(int(card.rank or 0) for card in _CARDS)  # 0 for the joker
+#: _OK[top][rank]: whether a card of ``rank`` goes on a pile topped by ``top`` (0: empty).
+_GOES_INTS = tuple(tuple(int(r) for r in ranks) for ranks in _GOES)
+_OK = tuple(tuple(r in _GOES_SETS[top] for r in range(14)) for top in range(14))
 
-    __slots__ = ("name", "hand", "ranks", "size", "face_up", "face_down", "pickups", "out")
+
+# A turn as the table takes it: (kind, player, hand codes, face-up codes, blind index).
+_PLAY, _PICKUP, _BLIND = 0, 1, 2
+_Step = tuple[int, str, tuple[int, ...], tuple[int, ...], int]
+
+
+def _step_of(turn: Turn) -> _Step:
+    if type(turn) is Play:
+        codes = tuple(_code(card) for card in turn.cards)
+        return _PLAY, turn.player, codes, tuple(_code(card) for card in turn.face_up), 0
+    if type(turn) is Pickup:
+        return _PICKUP, turn.player, (), (), 0
+    assert isinstance(turn, Blind)
+    return _BLIND, turn.player, (), (), turn.index
+
+
+def _turn_of(step: _Step) -> Turn:
+    kind, player, codes, ups, index = step
+    if kind == _PLAY:
+        return Play(player, tuple(_CARDS[c] for c in codes), tuple(_CARDS[c] for c in ups))
+    return Pickup(player) if kind == _PICKUP else Blind(player, index)
+
+
+def _code(card: Card) -> int:
+    code = _CODE_BY_ID.get(id(card))
+    return _CODE_BY_CARD[card] if code is None else code
+
+
+class _Seat:
+    """One player's cards, as codes. ``counts[code]`` counts the hand's copies of a card,
+    ``ranks[rank]`` the hand's cards of a rank, ``size`` all of them."""
+
+    __slots__ = (
+        "name",
+        "label",
+        "counts",
+        "ranks",
+        "size",
+        "face_up",
+        "face_down",
+        "pickups",
+        "out",
+    )
 
     def __init__(self, name: str, dealt: PlayerDeal) -> None:
         self.name = name
-        self.hand: dict[Card, int] = {}
+        self.label = _short(name)
+        self.counts = [0] * len(_CARDS)
         self.ranks = [0] * 14
         self.size = 0
-        self.face_up = list(dealt.face_up)
-        self.face_down = list(dealt.face_down)
+        self.face_up = [_code(card) for card in dealt.face_up]
+        self.face_down = [_code(card) for card in dealt.face_down]
         self.pickups = 0
         self.out = False
-        self.take(dealt.hand)
+        self.take([_code(card) for card in dealt.hand])
 
-    def take(self, cards: Iterable[Card]) -> None:
-        hand, ranks = self.hand, self.ranks
-        for card in cards:
-            hand[card] = hand.get(card, 0) + 1
-            ranks[card.rank or 0] += 1
-            self.size += 1
-
-    def give(self, cards: Iterable[Card]) -> None:
-        hand, ranks = self.hand, self.ranks
-        for card in cards:
-            left = hand[card] - 1
-            if left:
-                hand[card] = left
-            else:
-                del hand[card]
-            ranks[card.rank or 0] -= 1
-            self.size -= 1
+    def take(self, codes: Iterable[int]) -> None:
+        counts, ranks = self.counts, self.ranks
+        n = 0
+        for code in codes:
+            counts[code] += 1
+            ranks[_RANK_OF[code]] += 1
+            n += 1
+        self.size += n
 
     def has_nothing(self) -> bool:
         return not (self.size or self.face_up or self.face_down)
 
 
-def _missing_from_hand(hand: Mapping[Card, int], cards: Sequence[Card]) -> list[Card]:
-    if len(cards) == 1:
-        return [] if cards[0] in hand else list(cards)
-    needed = Counter(cards)
-    return [card for card, n in needed.items() if hand.get(card, 0) < n]
+def _short(name: str) -> str:
+    """A player's name for messages: names are free text, so cut long ones."""
+    return name if len(name) <= 40 else name[:40] + "..."
 
 
-def _missing_from_list(held: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
-    left = list(held)
-    missing = []
-    for card in cards:
-        if card in left:
-            left.remove(card)
-        else:
-            missing.append(card)
-    return missing
-
-
-def _symbol(rank: int) -> str:
-    return Rank(rank).symbol
+def _names(codes: Iterable[int]) -> list[str]:
+    return [str(_CARDS[code]) for code in codes]
 
 
 class Table:
@@ -310,10 +339,10 @@ class Table:
         self, players: Sequence[str], deal: Mapping[str, PlayerDeal], stock: Sequence[Card]
     ) -> None:
         self._seats = [_Seat(name, deal[name]) for name in players]
-        self._stock = tuple(stock)
+        self._stock = [_code(card) for card in stock]
         self._drawn = 0
-        self._pile: list[Card] = []
-        self._top = 0  # int(Rank) of the top card; 0 for an empty pile
+        self._pile: list[int] = []
+        self._top = 0  # rank of the top card; 0 for an empty pile
         self._run = 0  # how many cards of the top rank lie in a row on top
         self._turn = 0  # index of the seat on turn
         self._left = len(self._seats)
@@ -341,11 +370,22 @@ class Table:
     @property
     def pile(self) -> tuple[Card, ...]:
         """The pile, bottom first."""
-        return tuple(self._pile)
+        return tuple(_CARDS[code] for code in self._pile)
 
     @property
     def stock_left(self) -> int:
         return len(self._stock) - self._drawn
+
+    def hand(self, player: str) -> list[Card]:
+        """The cards in ``player``'s hand, sorted."""
+        seat = self._seat(player)
+        return [card for card, n in zip(_CARDS, seat.counts, strict=True) for _ in range(n)]
+
+    def face_up(self, player: str) -> tuple[Card, ...]:
+        return tuple(_CARDS[code] for code in self._seat(player).face_up)
+
+    def face_down_left(self, player: str) -> int:
+        return len(self._seat(player).face_down)
 
     def pickups(self) -> dict[str, int]:
         return {seat.name: seat.pickups for seat in self._seats}
@@ -355,10 +395,10 @@ class Table:
 
     def can_play(self) -> bool:
         """Whether the player on turn has a legal play (so may not pick up)."""
-        return self._can_play(self._seats[self._turn])
+        return not self.finished and self._can_play(self._seats[self._turn])
 
     def legal_turns(self) -> list[Turn]:
-        """The legal turns of the player on turn.
+        """The legal turns of the player on turn (none once the game is over).
 
         Plays use the first copies of each rank (suits do not matter to the rules); a
         pickup is listed only when there is no play, as the main rule says.
@@ -367,17 +407,17 @@ class Table:
             return []
         seat = self._seats[self._turn]
         name = seat.name
-        goes = _GOES_SETS[self._top]
+        ok = _OK[self._top]
         turns: list[Turn] = []
-        face_up: dict[Rank, list[Card]] = {}
-        for card in seat.face_up:
-            if card.rank in goes:
-                face_up.setdefault(card.rank, []).append(card)
+        face_up: dict[int, list[Card]] = {}
+        for code in seat.face_up:
+            if ok[_RANK_OF[code]]:
+                face_up.setdefault(_RANK_OF[code], []).append(_CARDS[code])
         if seat.size:
-            hand: dict[Rank, list[Card]] = {}
-            for card, n in seat.hand.items():
-                if card.rank in goes:
-                    hand.setdefault(card.rank, []).extend([card] * n)
+            hand: dict[int, list[Card]] = {}
+            for code, n in enumerate(seat.counts):
+                if n and ok[_RANK_OF[code]]:
+                    hand.setdefault(_RANK_OF[code], []).extend([_CARDS[code]] * n)
             for rank, cards in hand.items():
                 ups = face_up.get(rank, [])
                 for n in range(1, len(cards) + 1):
@@ -392,130 +432,158 @@ class Table:
                 turns.extend(Blind(name, i) for i in range(len(seat.face_down)))
         return turns or [Pickup(name)]
 
+    def _seat(self, player: str) -> _Seat:
+        for seat in self._seats:
+            if seat.name == player:
+                return seat
+        raise KeyError(player)
+
     # -- applying turns
 
     def apply(self, turn: Turn, at: int = 0) -> None:
         """Apply ``turn``, or raise RuleViolation (with ``at``) leaving the table unchanged."""
+        self._step(*_step_of(turn), at)
+
+    def _step(
+        self,
+        kind: int,
+        player: str,
+        codes: tuple[int, ...],
+        ups: tuple[int, ...],
+        index: int,
+        at: int,
+    ) -> None:
         if self._left <= 1:
             raise RuleViolation("after_end", f"turn {at}: the game is already over", at=at)
         seat = self._seats[self._turn]
-        if turn.player != seat.name:
-            out = any(s.out and s.name == turn.player for s in self._seats)
+        if player != seat.name:
+            out = any(s.out and s.name == player for s in self._seats)
             raise RuleViolation(
                 "out_of_turn",
-                f"turn {at}: it is {seat.name}'s turn, not {turn.player}'s"[:300]
-                + (f" ({turn.player} is out)"[:100] if out else ""),
+                f"turn {at}: it is {seat.label}'s turn, not {describe(player)}'s"
+                + (" (who is out)" if out else ""),
                 at=at,
             )
-        if type(turn) is Play:
-            self._play(seat, turn, at)
-        elif type(turn) is Pickup:
+        if kind == _PLAY:
+            self._play(seat, codes, ups, at)
+        elif kind == _PICKUP:
             if self._can_play(seat):
                 raise RuleViolation(
                     "must_play",
-                    f"turn {at}: {seat.name} can play and so may not pick up the pile",
+                    f"turn {at}: {seat.label} can play and so may not pick up the pile",
                     at=at,
                 )
             self._pick_up(seat)
             self._pass()
         else:
-            assert isinstance(turn, Blind)
-            self._blind(seat, turn.index, at)
+            self._blind(seat, index, at)
 
     def _can_play(self, seat: _Seat) -> bool:
+        ok = _OK[self._top]
         if seat.size:
             ranks = seat.ranks
-            return any(ranks[r] for r in _GOES[self._top])
+            return any(ranks[r] for r in _GOES_INTS[self._top])
         if self.stock_left:
             return False
         if seat.face_up:
-            goes = _GOES_SETS[self._top]
-            return any(card.rank in goes for card in seat.face_up)
+            return any(ok[_RANK_OF[code]] for code in seat.face_up)
         return bool(seat.face_down)
 
-    def _play(self, seat: _Seat, turn: Play, at: int) -> None:
-        cards, ups = turn.cards, turn.face_up
-        missing = _missing_from_hand(seat.hand, cards)
+    def _play(self, seat: _Seat, codes: tuple[int, ...], ups: tuple[int, ...], at: int) -> None:
+        counts = seat.counts
+        if len(codes) == 1:
+            missing = [] if counts[codes[0]] else list(codes)
+        else:
+            missing = [c for c in set(codes) if counts[c] < codes.count(c)]
         if missing:
             raise RuleViolation(
                 "not_in_hand",
-                f"turn {at}: {seat.name} does not hold {[str(c) for c in missing]} in hand",
+                f"turn {at}: {seat.label} does not hold {_names(missing)} in hand",
                 at=at,
             )
         if ups:
-            missing = _missing_from_list(seat.face_up, ups)
+            left = list(seat.face_up)
+            for code in ups:
+                if code in left:
+                    left.remove(code)
+                else:
+                    missing.append(code)
             if missing:
                 raise RuleViolation(
                     "not_in_hand",
-                    f"turn {at}: {seat.name} does not have {[str(c) for c in missing]} face up",
+                    f"turn {at}: {seat.label} does not have {_names(missing)} face up",
                     at=at,
                 )
-        if not cards and not ups:
-            raise RuleViolation("not_in_hand", f"turn {at}: {seat.name} plays no card", at=at)
-        rank = (cards or ups)[0].rank
-        if rank is None:  # a joker: never in a valid deal, so never held
-            raise RuleViolation("not_in_hand", f"turn {at}: nobody holds a joker", at=at)
-        if len(cards) + len(ups) > 1 and any(card.rank != rank for card in cards + ups):
+        played = codes + ups
+        if not played:
+            raise RuleViolation("not_in_hand", f"turn {at}: {seat.label} plays no card", at=at)
+        rank = _RANK_OF[played[0]]
+        if len(played) > 1 and any(_RANK_OF[code] != rank for code in played):
             raise RuleViolation(
-                "mixed_ranks",
-                f"turn {at}: {[str(c) for c in cards + ups]} are not all of one rank",
-                at=at,
+                "mixed_ranks", f"turn {at}: {_names(played)} are not all of one rank", at=at
             )
-        if ups and not cards and (seat.size or self.stock_left):
+        if ups and not codes and (seat.size or self.stock_left):
             raise RuleViolation(
                 "face_up_not_allowed",
-                f"turn {at}: {seat.name} may play face-up cards alone only once the hand "
+                f"turn {at}: {seat.label} may play face-up cards alone only once the hand "
                 "and the stock are empty, or else with a card of the same rank from the hand",
                 at=at,
             )
-        if rank not in _GOES_SETS[self._top]:
+        if not _OK[self._top][rank]:
             raise RuleViolation(
-                "too_low", f"turn {at}: {rank.symbol} is lower than {_symbol(self._top)}", at=at
+                "too_low",
+                f"turn {at}: {Rank(rank).symbol} is lower than {Rank(self._top).symbol}",
+                at=at,
             )
         # Legal: move the cards.
-        seat.give(cards)
-        for card in ups:
-            seat.face_up.remove(card)
-        swept = self._lay(rank, cards + ups)
-        stock = self._stock
-        while seat.size < DRAW_UP_TO and self._drawn < len(stock):
-            seat.take((stock[self._drawn],))
-            self._drawn += 1
+        if codes:
+            ranks = seat.ranks
+            for code in codes:
+                counts[code] -= 1
+            ranks[rank] -= len(codes)
+            seat.size -= len(codes)
+        if ups:
+            seat.face_up = left
+        swept = self._lay(rank, played)
+        if seat.size < DRAW_UP_TO and self._drawn < len(self._stock):
+            drawn = self._drawn
+            self._drawn = min(drawn + DRAW_UP_TO - seat.size, len(self._stock))
+            seat.take(self._stock[drawn : self._drawn])
         self._after_play(seat, swept)
 
     def _blind(self, seat: _Seat, index: int, at: int) -> None:
         if seat.size or self.stock_left or seat.face_up:
             raise RuleViolation(
                 "blind_not_allowed",
-                f"turn {at}: {seat.name} may play blind only once hand, stock and face-up "
+                f"turn {at}: {seat.label} may play blind only once hand, stock and face-up "
                 "cards are all gone",
                 at=at,
             )
         if not 0 <= index < len(seat.face_down):
             raise RuleViolation(
                 "not_in_hand",
-                f"turn {at}: {seat.name} has {len(seat.face_down)} face-down cards left, "
-                f"so no card {index}",
+                f"turn {at}: {seat.label} has {len(seat.face_down)} face-down cards left, "
+                f"so no card {describe(index)}",
                 at=at,
             )
-        card = seat.face_down.pop(index)
-        rank = card.rank
-        if rank is not None and rank in _GOES_SETS[self._top]:
-            self._after_play(seat, self._lay(rank, (card,)))
+        code = seat.face_down.pop(index)
+        rank = _RANK_OF[code]
+        if rank and _OK[self._top][rank]:
+            self._after_play(seat, self._lay(rank, (code,)))
         else:
-            self._pile.append(card)
+            self._pile.append(code)
             self._pick_up(seat)
             self._pass()
 
-    def _lay(self, rank: Rank, cards: tuple[Card, ...]) -> bool:
-        """Put ``cards`` (of ``rank``) on the pile; sweep it if they make it so."""
-        self._pile.extend(cards)
+    def _lay(self, rank: int, codes: tuple[int, ...]) -> bool:
+        """Put ``codes`` (all of ``rank``) on the pile; sweep it if they make it so."""
+        self._pile.extend(codes)
         if rank == self._top:
-            self._run += len(cards)
+            self._run += len(codes)
         else:
             self._top = rank
-            self._run = len(cards)
-        if rank == Rank.TEN or self._run >= SWEEP_RUN:
+            self._run = len(codes)
+        if rank == 10 or self._run >= SWEEP_RUN:
             self._pile.clear()
             self._top = 0
             self._run = 0
@@ -524,7 +592,7 @@ class Table:
         return False
 
     def _after_play(self, seat: _Seat, swept: bool) -> None:
-        if seat.has_nothing():
+        if not (seat.size or seat.face_up or seat.face_down):
             seat.out = True
             self._finish.append(seat.name)
             self._left -= 1
@@ -552,26 +620,29 @@ class Table:
                 return
 
 
+def _run(table: Table, steps: Sequence[_Step]) -> Outcome:
+    step = table._step
+    for at, (kind, player, codes, ups, index) in enumerate(steps):
+        step(kind, player, codes, ups, index, at)
+    if not table.finished:
+        still_in = len(table._seats) - len(table.finish_order)
+        raise RuleViolation(
+            "not_finished",
+            f"the log ends after {len(steps)} turns with {still_in} players still in",
+            at=len(steps),
+        )
+    return table.outcome(len(steps))
+
+
 def replay(log: GameLog) -> Outcome:
     """Replay a log to its end; raises RuleViolation at the first illegal turn, or
     ``not_finished`` if the log stops while two or more players are still in."""
-    table = Table(log.players, log.deal, log.stock)
-    apply = table.apply
-    for at, turn in enumerate(log.turns):
-        apply(turn, at)
-    if not table.finished:
-        still_in = len(log.players) - len(table.finish_order)
-        raise RuleViolation(
-            "not_finished",
-            f"the log ends after {len(log.turns)} turns with {still_in} players still in",
-            at=len(log.turns),
-        )
-    return table.outcome(len(log.turns))
+    return _run(Table(log.players, log.deal, log.stock), [_step_of(turn) for turn in log.turns])
 
 
 # --- Reading records --------------------------------------------------------------------------
 
-_CANONICAL: dict[str, Card] = {str(card): card for card in (*STANDARD_DECK, JOKER)}
+_CODE_BY_TOKEN: dict[str, int] = {str(card): code for code, card in enumerate(_CARDS)}
 _HAND_FIELDS = (
     ("face_down", FACE_DOWN_CARDS),
     ("face_up", FACE_UP_CARDS),
@@ -584,39 +655,79 @@ def _cards(phase: Phase, tokens: object, at: str) -> tuple[Card, ...]:
     """Parse a card list; canonical tokens take a fast path, the rest go by parse_cards."""
     if type(tokens) is list:
         try:
-            return tuple(map(_CANONICAL.__getitem__, tokens))
+            return tuple(_CARDS[code] for code in map(_CODE_BY_TOKEN.__getitem__, tokens))
         except (KeyError, TypeError):
             pass
     return tuple(phase.run(parse_cards, tokens, at) or ())
 
 
-def _read_turn(phase: Phase, raw: object, index: int, players: frozenset[str]) -> Turn:
-    at = f"turns[{index}]"
-    if type(raw) is not dict:
-        raise bad_record(f"{at} must be an object", at)
-    player = raw.get("player")
-    if not isinstance(player, str) or player not in players:
-        raise bad_record(
-            f"{at}.player must be one of the players, not {player!r}"[:200], f"{at}.player"
-        )
-    pickup = raw.get("pickup")
-    blind = raw.get("blind")
-    play = raw.get("play")
-    face_up = raw.get("face_up")
-    if pickup is not None:
-        if pickup is not True or blind is not None or play is not None or face_up is not None:
-            raise bad_record(f"{at}: a pickup is {{player, pickup: true}} alone", at)
-        return Pickup(player)
-    if blind is not None:
-        if not is_int(blind) or blind < 0 or play is not None or face_up is not None:
-            raise bad_record(f"{at}: a blind turn is {{player, blind: index >= 0}} alone", at)
-        assert isinstance(blind, int)
-        return Blind(player, blind)
-    played = _cards(phase, [] if play is None else play, f"{at}.play")
-    ups = _cards(phase, [] if face_up is None else face_up, f"{at}.face_up")
-    if not (play or face_up):  # judged on the raw lists: unknown cards are not "no card"
-        raise bad_record(f"{at} plays no card: it needs play, face_up, pickup or blind", at)
-    return Play(player, played, ups)
+def _parse_codes(phase: Phase, tokens: object, at: str) -> tuple[int, ...]:
+    """Codes of the cards at ``at`` by way of parse_cards, which names every bad token."""
+    cards = phase.run(parse_cards, tokens, at)
+    return () if cards is None else tuple(_code(card) for card in cards)
+
+
+def _read_steps(phase: Phase, raw_turns: list[object], players: frozenset[str]) -> list[_Step]:
+    """Every turn's shape and cards; the hot loop of reading a log, so canonical card
+    tokens take a fast path and field paths are only spelled out for an error."""
+    steps: list[_Step] = []
+    append = steps.append
+    code_of = _CODE_BY_TOKEN.__getitem__
+    for index, raw in enumerate(raw_turns):
+        if type(raw) is not dict:
+            raise bad_record(f"turns[{index}] must be an object", f"turns[{index}]")
+        get = raw.get
+        player = get("player")
+        if type(player) is not str or player not in players:
+            raise bad_record(
+                f"turns[{index}].player must be one of the players, not {describe(player)}",
+                f"turns[{index}].player",
+            )
+        play = get("play")
+        face_up = get("face_up")
+        pickup = get("pickup")
+        blind = get("blind")
+        if pickup is None and blind is None:
+            codes: tuple[int, ...] = ()
+            ups: tuple[int, ...] = ()
+            if play is not None:
+                try:
+                    codes = tuple(map(code_of, play))
+                except (KeyError, TypeError):
+                    codes = _parse_codes(phase, play, f"turns[{index}].play")
+                else:
+                    if type(play) is not list:
+                        codes = _parse_codes(phase, play, f"turns[{index}].play")
+            if face_up is not None:
+                try:
+                    ups = tuple(map(code_of, face_up))
+                except (KeyError, TypeError):
+                    ups = _parse_codes(phase, face_up, f"turns[{index}].face_up")
+                else:
+                    if type(face_up) is not list:
+                        ups = _parse_codes(phase, face_up, f"turns[{index}].face_up")
+            if not (play or face_up):  # the raw lists: an unknown card is not "no card"
+                raise bad_record(
+                    f"turns[{index}] plays no card: it needs play, face_up, pickup or blind",
+                    f"turns[{index}]",
+                )
+            append((_PLAY, player, codes, ups, 0))
+        elif pickup is True and blind is None and play is None and face_up is None:
+            append((_PICKUP, player, (), (), 0))
+        elif pickup is None and is_int(blind) and play is None and face_up is None:
+            assert isinstance(blind, int)
+            if blind < 0:
+                raise bad_record(
+                    f"turns[{index}].blind must be an index of 0 or more", f"turns[{index}].blind"
+                )
+            append((_BLIND, player, (), (), blind))
+        else:
+            raise bad_record(
+                f"turns[{index}] must be {{player, play, face_up}}, {{player, pickup: true}} "
+                "or {player, blind: index}",
+                f"turns[{index}]",
+            )
+    return steps
 
 
 def _read_deal(phase: Phase, raw: object, players: Sequence[str]) -> dict[str, PlayerDeal]:
@@ -624,75 +735,90 @@ def _read_deal(phase: Phase, raw: object, players: Sequence[str]) -> dict[str, P
         raise bad_record("deal must be an object with one entry per player", "deal")
     for name in players:
         if name not in raw:
-            raise bad_record(f"deal has no entry for {name}", f"deal.{name}")
+            raise bad_record(f"deal has no entry for {_short(name)}", f"deal.{name}")
     for key in raw:
         if key not in players:
-            raise bad_record(f"deal names {key!r}, who is not a player"[:200], f"deal.{key}")
+            raise bad_record(f"deal names {describe(key)}, who is not a player", f"deal.{key}")
     deal = {}
     for name in players:
         entry = raw[name]
         if type(entry) is not dict:
-            raise bad_record(f"deal.{name} must be an object", f"deal.{name}")
+            raise bad_record(f"deal.{_short(name)} must be an object", f"deal.{name}")
         hands = [
-            _cards(phase, field(entry, part, list, at=f"deal.{name}.{part}"), f"deal.{name}.{part}")
+            tuple(phase.run(parse_cards, field(entry, part, list, at=path), path) or ())
             for part, _ in _HAND_FIELDS
+            for path in (f"deal.{name}.{part}",)
         ]
         deal[name] = PlayerDeal(*hands)
     return deal
 
 
-def _check_counts(log: GameLog) -> None:
+def _check_counts(
+    players: Sequence[str], deal: Mapping[str, PlayerDeal], stock: Sequence[Card]
+) -> None:
     errors: list[RulesError] = []
-    for name in log.players:
-        dealt = log.deal[name]
+    for name in players:
+        dealt = deal[name]
         for part, size in _HAND_FIELDS:
             got = len(getattr(dealt, part))
             if got != size:
                 errors.append(
                     RuleViolation(
                         "bad_deal",
-                        f"{name} was dealt {got} cards {part.replace('_', ' ')}, not {size}",
+                        f"{_short(name)} was dealt {got} cards {part.replace('_', ' ')}, "
+                        f"not {size}",
                         at=f"deal.{name}.{part}",
                     )
                 )
-    used = Counter(log.stock)
-    for dealt in log.deal.values():
-        used.update(dealt.face_down)
-        used.update(dealt.face_up)
-        used.update(dealt.hand)
-    count = deck_count(len(log.players))
-    wanted = Counter(decks(count))
-    if used != wanted:
-        missing = sorted((wanted - used).elements())
-        extra = sorted((used - wanted).elements())
+    count = deck_count(len(players))
+    surplus = [-count] * len(_CARDS)  # cards used minus cards in the decks, by code
+    surplus[_JOKER_CODE] = 0
+    for cards in (stock, *(d.face_down + d.face_up + d.hand for d in deal.values())):
+        for card in cards:
+            surplus[_code(card)] += 1
+    if any(surplus):
+        missing = [str(_CARDS[c]) for c, n in enumerate(surplus) for _ in range(-n)]
+        extra = [str(_CARDS[c]) for c, n in enumerate(surplus) for _ in range(n)]
         errors.append(
             RuleViolation(
                 "bad_deal",
                 f"the deal and the stock are not exactly {count} decks without jokers: "
-                f"missing {[str(c) for c in missing[:20]]}{'...' if len(missing) > 20 else ''}, "
-                f"extra {[str(c) for c in extra[:20]]}{'...' if len(extra) > 20 else ''}",
+                f"missing {missing[:20]}{'...' if len(missing) > 20 else ''}, "
+                f"extra {extra[:20]}{'...' if len(extra) > 20 else ''}",
                 at="stock",
             )
         )
     raise_all(errors)
 
 
-def read_log(record: Mapping[str, object], players: Sequence[str]) -> GameLog:
+def _players(record: Mapping[str, object]) -> list[str]:
+    return player_names(field(dict(record), "players", list), "players", minimum=2)
+
+
+def _read(
+    record: Mapping[str, object], players: Sequence[str]
+) -> tuple[dict[str, PlayerDeal], tuple[Card, ...], list[_Step]]:
     """Read a full log: structure (exit 2), then every unknown card, then ``bad_deal``."""
     for name in _LOG_FIELDS:
-        if name not in record:
+        if record.get(name) is None:
             raise bad_record(f"{name} is missing", name)
-    names = frozenset(players)
     raw_turns = record["turns"]
     if type(raw_turns) is not list:
         raise bad_record("turns must be a list", "turns")
     with Phase() as phase:
         deal = _read_deal(phase, record["deal"], players)
         stock = _cards(phase, record["stock"], "stock")
-        turns = tuple(_read_turn(phase, raw, i, names) for i, raw in enumerate(raw_turns))
-    log = GameLog(tuple(players), deal, stock, turns)
-    _check_counts(log)
-    return log
+        steps = _read_steps(phase, raw_turns, frozenset(players))
+    _check_counts(players, deal, stock)
+    return deal, stock, steps
+
+
+def read_log(record: Mapping[str, object]) -> GameLog:
+    """The full log of a record (``players``, ``deal``, ``stock``, ``turns``), checked in
+    phases: structure (exit 2), then every unknown card, then ``bad_deal``; not replayed."""
+    players = _players(record)
+    deal, stock, steps = _read(record, players)
+    return GameLog(tuple(players), deal, stock, tuple(_turn_of(step) for step in steps))
 
 
 def _short_result(raw: object, players: Sequence[str]) -> Outcome:
@@ -710,7 +836,7 @@ def _short_result(raw: object, players: Sequence[str]) -> Outcome:
 def check_record(record: dict[str, object]) -> dict[str, object]:
     """The result keys of a valid Spazz'u'mazz record, or a RulesError (see module doc)."""
     parse_house_rules(GAME, record.get("house_rules"))
-    players = player_names(field(record, "players", list), "players", minimum=2)
+    players = _players(record)
     has_short = record.get("finish_order") is not None
     has_log = any(record.get(name) is not None for name in _LOG_FIELDS)
     if has_short and has_log:
@@ -719,7 +845,8 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
         )
     if has_short:
         return _short_result(record["finish_order"], players).as_result()
-    return replay(read_log(record, players)).as_result()
+    deal, stock, steps = _read(record, players)
+    return _run(Table(players, deal, stock), steps).as_result()
 
 
 # --- Statistics -------------------------------------------------------------------------------
@@ -764,7 +891,7 @@ def idiot_statistics(finish_orders: Iterable[Sequence[str]]) -> dict[str, Player
     places: Counter[str] = Counter()
     for order in finish_orders:
         if len(order) < 2 or len(set(order)) != len(order):
-            raise ValueError(f"a finish order names two or more distinct players: {order!r}")
+            raise ValueError("a finish order names two or more distinct players")
         for place, name in enumerate(order, 1):
             games[name] += 1
             places[name] += place
