@@ -60,7 +60,7 @@ from enum import Enum
 from typing import Final, TypeAlias
 
 from rules.cards import STANDARD_DECK, Card, Suit, decks, parse_cards
-from rules.errors import RulesError, RuleViolation, raise_all
+from rules.errors import RulesError, RuleViolation, describe, raise_all
 from rules.house_rules import parse_house_rules
 from rules.records import Phase, bad_record, expect, is_int, is_number, player_names
 from rules.records import field as required_field
@@ -125,7 +125,7 @@ class Variant(Enum):
             if value == variant.value:
                 return variant
         names = ", ".join(v.value for v in cls)
-        raise bad_record(f"{at} must be one of {names}, not {value!r}"[:200], at)
+        raise bad_record(f"{at} must be one of {names}, not {describe(value)}"[:200], at)
 
 
 LAYOUTS: Final[dict[Variant, tuple[int, ...]]] = {
@@ -170,8 +170,8 @@ class Options:
             for name, flag in value.items():
                 if name not in OPTION_NAMES:
                     raise bad_record(
-                        f"unknown option {name!r} (known: suit_match, splash)"[:200],
-                        f"{at}.{name}"[:100],
+                        f"unknown option {describe(name)} (known: suit_match, splash)"[:200],
+                        f"{at}.{name[:40]}",
                     )
                 chosen[name] = expect(flag, bool, f"{at}.{name}")
         elif isinstance(value, list):
@@ -563,12 +563,14 @@ class Game:
         elif kind is Restock:
             self._restock(event, index)  # type: ignore[arg-type]
         else:
-            raise bad_record(f"event {index} is not a Sputo event: {event!r}"[:200], index)
+            raise bad_record(
+                f"event {index} is not a Sputo event: {type(event).__name__}"[:200], index
+            )
 
     def _seat_of(self, player: str, index: int) -> int:
         seat = self._seat.get(player)
         if seat is None:
-            raise bad_record(f"event {index}: {player!r} is not a player"[:200], index)
+            raise bad_record(f"event {index}: {describe(player)} is not a player"[:200], index)
         return seat
 
     def _play(self, event: Play, index: int) -> None:
@@ -782,13 +784,15 @@ def _time(event: dict[str, object], at: str) -> Time:
     t = event.get("t")
     if t is None or is_number(t):
         return t  # type: ignore[return-value]
-    raise bad_record(f"{at}.t must be a number, not {t!r}"[:200], f"{at}.t")
+    raise bad_record(f"{at}.t must be a number, not {describe(t)}"[:200], f"{at}.t")
 
 
 def _player(event: dict[str, object], at: str, players: Sequence[str]) -> str:
     player = event.get("player")
     if not isinstance(player, str) or player not in players:
-        raise bad_record(f"{at}.player must be one of the players, not {player!r}"[:200], at)
+        raise bad_record(
+            f"{at}.player must be one of the players, not {describe(player)}"[:200], f"{at}.player"
+        )
     return player
 
 
@@ -809,15 +813,11 @@ def events_from_json(value: object, players: Sequence[str], variant: Variant) ->
             pile = event.get("pile")
             center = event.get("center")
             if not is_int(pile) or not 0 <= pile < pile_count:  # type: ignore[operator]
-                raise bad_record(
-                    f"{at}.pile must be a pile index from 0 to {pile_count - 1}, not {pile!r}"[
-                        :200
-                    ],
-                    f"{at}.pile",
-                )
+                wanted = f"a pile index from 0 to {pile_count - 1}"
+                raise bad_record(f"{at}.pile must be {wanted}, not {describe(pile)}", f"{at}.pile")
             if not is_int(center) or center not in (0, 1):
                 raise bad_record(
-                    f"{at}.center must be 0 or 1, not {center!r}"[:200], f"{at}.center"
+                    f"{at}.center must be 0 or 1, not {describe(center)}"[:200], f"{at}.center"
                 )
             events.append(Play(_player(event, at, players), pile, center, t))  # type: ignore[arg-type]
         elif kind == "flip":
@@ -834,7 +834,7 @@ def events_from_json(value: object, players: Sequence[str], variant: Variant) ->
             events.append(Flip(t))  # placeholder, replaced once the cards are parsed
         else:
             raise bad_record(
-                f"{at}.type must be one of {', '.join(_EVENT_TYPES)}, not {kind!r}"[:200],
+                f"{at}.type must be one of {', '.join(_EVENT_TYPES)}, not {describe(kind)}"[:200],
                 f"{at}.type",
             )
     if restocks:
@@ -856,12 +856,14 @@ def check_short_result(
 ) -> Outcome:
     """A short result, checked for plausibility (anything impossible is ``bad_record``)."""
     if not isinstance(winner, str) or winner not in players:
-        raise bad_record(f"winner must be one of the players, not {winner!r}"[:200], "winner")
+        raise bad_record(
+            f"winner must be one of the players, not {describe(winner)}"[:200], "winner"
+        )
     top = variant.layout_total
     if not is_int(loser_cards_left) or not 1 <= loser_cards_left <= top:  # type: ignore[operator]
         raise bad_record(
             f"loser_cards_left must be an integer from 1 to {top} for {variant.value}, "
-            f"not {loser_cards_left!r}"[:200],
+            f"not {describe(loser_cards_left)}"[:200],
             "loser_cards_left",
         )
     return Outcome(winner, loser_cards_left)  # type: ignore[arg-type]
