@@ -93,6 +93,7 @@ class InvitationForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["player"].queryset = club.players.active().guests()
         self.fields["player"].required = False
+        self.fields["expires_at"].required = False  # empty: the model's default, two weeks
 
 
 class RoleForm(forms.Form):

@@ -11,6 +11,13 @@ from tests.services import reachable
 PASSWORD = "a-Long-enough-password-42"
 
 
+def pytest_configure(config):
+    from django.conf import settings
+
+    # Hashing is deliberately slow; tests create many users and need no real protection.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """The cache may be Redis (integration run): no test sees another's entries."""

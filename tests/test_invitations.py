@@ -1,0 +1,101 @@
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from clubs import services
+from clubs.models import Membership, Role
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_admin_creates_an_invitation_from_the_members_page(client, people):
+    client.force_login(people["admin"])
+    response = client.post(f"/clubs/{people['club'].slug}/invitations/", {"role": "scorer", "max_uses": 3})
+    assert response.status_code == 302
+    invitation = people["club"].invitations.get()
+    assert (invitation.role, invitation.max_uses, invitation.created_by) == ("scorer", 3, people["admin"])
+    page = client.get(f"/clubs/{people['club'].slug}/members/")
+    assert invitation.get_absolute_url() in page.content.decode()
+
+
+def test_a_signed_in_user_joins_through_the_link(client, people):
+    invitation = services.create_invitation(club=people["club"], by=people["admin"])
+    client.force_login(people["outsider"])
+    response = client.post(invitation.get_absolute_url())
+    assert response.status_code == 302
+    membership = Membership.objects.get(club=people["club"], user=people["outsider"])
+    assert membership.role == Role.MEMBER
+    assert people["club"].players.filter(user=people["outsider"]).exists()
+    invitation.refresh_from_db()
+    assert invitation.uses == 1
+
+
+def test_a_newcomer_creates_an_account_and_joins_in_one_step(client, people):
+    invitation = services.create_invitation(club=people["club"], by=people["admin"])
+    response = client.post(invitation.get_absolute_url(), {
+        "username": "nuovo", "email": "nuovo@example.org", "first_name": "Nino", "last_name": "Nuovo",
+        "password1": PASSWORD, "password2": PASSWORD,
+    })
+    assert response.status_code == 302
+    membership = Membership.objects.get(club=people["club"], user__username="nuovo")
+    assert people["club"].players.get(user=membership.user).display_name == "Nino Nuovo"
+    assert client.get("/").wsgi_request.user.username == "nuovo"
+
+
+def test_a_weak_password_at_signup_is_a_form_error_and_nobody_joins(client, people):
+    invitation = services.create_invitation(club=people["club"], by=people["admin"])
+    response = client.post(invitation.get_absolute_url(), {
+        "username": "nuovo", "email": "nuovo@example.org", "password1": "12345678", "password2": "12345678",
+    })
+    assert response.status_code == 200
+    assert response.context["signup"].errors["password2"]
+    assert not Membership.objects.filter(user__username="nuovo").exists()
+    invitation.refresh_from_db()
+    assert invitation.uses == 0
+
+
+def test_an_invitation_for_a_guest_hands_the_guest_over(client, people):
+    invitation = services.create_invitation(club=people["club"], by=people["admin"], player=people["guest"])
+    client.force_login(people["outsider"])
+    client.post(invitation.get_absolute_url())
+    people["guest"].refresh_from_db()
+    assert people["guest"].user == people["outsider"]
+
+
+@pytest.mark.parametrize("spoil", ["revoked", "expired", "used_up"])
+def test_a_spent_invitation_is_refused_with_a_clear_message(client, people, spoil):
+    invitation = services.create_invitation(club=people["club"], by=people["admin"])
+    if spoil == "revoked":
+        services.revoke_invitation(invitation=invitation)
+    elif spoil == "expired":
+        invitation.expires_at = timezone.now() - timedelta(minutes=1)
+        invitation.save()
+    else:
+        services.accept_invitation(token=invitation.token, user=people["member"].__class__.objects.create_user("x1", password=PASSWORD))
+    client.force_login(people["outsider"])
+    page = client.get(invitation.get_absolute_url())
+    assert page.context["usable"] is False
+    response = client.post(invitation.get_absolute_url())
+    assert response.status_code == 200
+    assert not Membership.objects.filter(club=people["club"], user=people["outsider"]).exists()
+
+
+def test_an_unknown_token_is_a_404(client, db):
+    assert client.get("/invite/not-a-token/").status_code == 404
+
+
+def test_joining_twice_is_refused(people):
+    invitation = services.create_invitation(club=people["club"], by=people["admin"], max_uses=5)
+    with pytest.raises(ValidationError, match="already a member"):
+        services.accept_invitation(token=invitation.token, user=people["member"])
+    invitation.refresh_from_db()
+    assert invitation.uses == 0
+
+
+def test_an_invitation_to_claim_a_guest_is_single_use(people):
+    with pytest.raises(ValidationError) as error:
+        services.create_invitation(club=people["club"], by=people["admin"], player=people["guest"], max_uses=2)
+    assert "max_uses" in error.value.message_dict
