@@ -379,7 +379,7 @@ class Table:
     def hand(self, player: str) -> list[Card]:
         """The cards in ``player``'s hand, sorted."""
         seat = self._seat(player)
-        return [card for card, n in zip(_CARDS, seat.counts, strict=True) for _ in range(n)]
+        return sorted(card for card, n in zip(_CARDS, seat.counts, strict=True) for _ in range(n))
 
     def face_up(self, player: str) -> tuple[Card, ...]:
         return tuple(_CARDS[code] for code in self._seat(player).face_up)
