@@ -216,7 +216,10 @@ class Deal:
     hands: tuple[PlayerDeal, PlayerDeal]
 
     def __getitem__(self, player: str) -> PlayerDeal:
-        return self.hands[self.players.index(player)]
+        for name, hand in zip(self.players, self.hands, strict=True):
+            if name == player:
+                return hand
+        raise KeyError(player)
 
     def as_dict(self) -> dict[str, object]:
         return {name: hand.as_dict() for name, hand in zip(self.players, self.hands, strict=True)}

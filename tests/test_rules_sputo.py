@@ -660,3 +660,12 @@ def test_the_public_examples_give_their_expected_results(case):
         assert {e["code"] for e in result["errors"]} == {
             e["code"] for e in expected["result"]["errors"]
         }
+
+
+@pytest.mark.parametrize("module", ["rules.sputo", "rules.bots.sputo"])
+def test_the_docstring_examples_hold(module):
+    import doctest
+    import importlib
+
+    failed, attempted = doctest.testmod(importlib.import_module(module))
+    assert attempted > 0 and failed == 0
