@@ -1,9 +1,595 @@
-"""singapore: placeholder until the engine lands."""
+"""Singapore: closings, payouts, stakes and the winner-stays rotation (RULES.md, Singapore).
+
+The typed API the web app calls, each returning a frozen value::
+
+    >>> from rules.cards import Card
+    >>> hand = [Card.parse(t) for t in "QH QD QC QS QH 3S 4S 5S 6S 7S".split()]
+    >>> arrangement = best_arrangement(hand)
+    >>> arrangement.combinations, arrangement.multiplier
+    (2, 2)
+    >>> [[str(c) for c in meld] for meld in arrangement.melds]
+    [['3S', '4S', '5S', '6S', '7S'], ['QS', 'QH', 'QH', 'QD', 'QC']]
+    >>> loser = [Card.parse(t) for t in "2H 3H 4H 5H 6H 7H 8H 9H 10H 2C".split()]
+    >>> score = score_hand(arrangement, loser)
+    >>> score.raw_points, score.rounded_points, score.points
+    (56, 60, 120)
+    >>> stake = Stake("Anna", "Bruno", 5, "Anna", {"Bruno": 2, "Carla": 1, "Dario": 2})
+    >>> dict(settle_stake(stake, 70).balances)
+    {'Anna': 350, 'Bruno': -140, 'Carla': -70, 'Dario': -140}
+    >>> next_challenger("ABCD", winner="A", loser="B")
+    'C'
+
+:func:`check_record` reads a record (``rules.check`` calls it) and returns the result keys.
+
+Rulings where RULES.md leaves room (each also in the report of the change that made it):
+
+* A declared meld is a multiset: its order does not matter (a joker stands wherever the
+  meld needs it). One natural card with jokers is a set, never a sequence.
+* A declared arrangement is "as good as the best" when it has as many combinations (a
+  10-card sequence is one combination; a set of ten is too, and both cannot come from one
+  hand). Then it is the one reported, in the declared order, its cards made canonical.
+* The best arrangement is reported with sequences first (longest first, then by suit
+  S H D C), then sets by rank (A to K); a sequence lists its ranks in order from its
+  start, jokers in the places they take; a set lists suits S H D C, jokers last.
+* ``joker_sequence_multipliers``: a 10-card sequence pays x5 without jokers, x4 with one,
+  x3 with two; any other closing pays as usual.
+* Stakes: quotas of zero or less are ``bad_stake``; a cover or side bet of a non-integer
+  (``true`` included) is ``bad_record`` (exit 2), and so are names that are not non-empty
+  strings. A cover by the opponent is optional. Balances list the dealer, the opponent,
+  the coverers in their order, then the side bettors in theirs, each once.
+* Rotation: the loser himself comes back only when no other seat can (two players "simply
+  play on"); a winner who is sitting out, a player not seated, or seats with repeats are
+  errors (:class:`RotationError`). :func:`is_in_turn` compares the pair, not who deals.
+"""
 
 from __future__ import annotations
 
-from rules.errors import MalformedRecordError
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from rules import singapore_search as engine
+from rules.cards import JOKER, Card, Rank, Suit, parse_cards
+from rules.errors import RulesError, RuleViolation, describe, raise_all
+from rules.house_rules import SingaporeRules, parse_house_rules
+from rules.records import Phase, bad_record, is_int
+from rules.singapore_search import JOKER_CODE, Status
+
+__all__ = [
+    "Arrangement",
+    "DEFAULT_RULES",
+    "HAND_SIZE",
+    "NotClosedError",
+    "RotationError",
+    "Score",
+    "SideBet",
+    "Stake",
+    "Settlement",
+    "Transfer",
+    "best_arrangement",
+    "card_points",
+    "check_record",
+    "is_in_turn",
+    "multiplier",
+    "next_challenger",
+    "next_pair",
+    "score_hand",
+    "settle_stake",
+]
+
+HAND_SIZE = 10
+#: RULES.md's defaults for every house rule.
+DEFAULT_RULES = SingaporeRules()
+
+_SUITS = tuple(Suit)
+_CODE_OF: dict[Card, int] = {
+    **{Card(rank, suit): i * 13 + rank - 1 for i, suit in enumerate(_SUITS) for rank in Rank},
+    JOKER: JOKER_CODE,
+}
+_CARD_OF: dict[int, Card] = {code: card for card, code in _CODE_OF.items()}
+
+
+def _codes(cards: Sequence[Card]) -> list[int]:
+    return [_CODE_OF[card] for card in cards]
+
+
+def _cards(codes: Sequence[int]) -> tuple[Card, ...]:
+    return tuple(_CARD_OF[code] for code in codes)
+
+
+# ---------------------------------------------------------------------------------------
+# Arrangements
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """A full arrangement of a closer's ten cards into combinations."""
+
+    melds: tuple[tuple[Card, ...], ...]
+    multiplier: int
+
+    @property
+    def combinations(self) -> int:
+        return len(self.melds)
+
+    def as_lists(self) -> list[list[str]]:
+        return [[str(card) for card in meld] for meld in self.melds]
+
+
+class NotClosedError(RuleViolation):
+    """The closer's hand does not close: ``not_closed`` or ``same_suit_sequences``."""
+
+
+def multiplier(melds: Sequence[Sequence[Card]], rules: SingaporeRules = DEFAULT_RULES) -> int:
+    """The closing's multiplier: x1 for three combinations, x2 for two (or one that is not
+    a sequence), x5 for a 10-card sequence (x4/x3 with one/two jokers under the house rule
+    ``joker_sequence_multipliers``).
+
+    >>> multiplier([[Card.parse(t) for t in "AS 2S 3S 4S 5S 6S 7S 8S JK 10S".split()]],
+    ...            SingaporeRules(joker_sequence_multipliers=True))
+    4
+    """
+    if len(melds) >= 3:
+        return 1
+    if len(melds) == 2:
+        return 2
+    (meld,) = melds
+    if engine.combination_kind(_codes(meld), rules.joker_limit) != "sequence":
+        return 2
+    if not rules.joker_sequence_multipliers:
+        return 5
+    return (5, 4, 3)[min(2, sum(card.is_joker for card in meld))]
+
+
+def best_arrangement(cards: Sequence[Card], rules: SingaporeRules = DEFAULT_RULES) -> Arrangement:
+    """The arrangement the payout uses: a 10-card sequence first, then fewest combinations.
+
+    Raises :class:`NotClosedError` (``not_closed``, or ``same_suit_sequences`` when every
+    full arrangement holds two sequences of one suit). ``cards`` may hold at most two
+    copies of a natural card and two jokers (the game's decks); more is a ValueError.
+    """
+    codes = _codes(cards)
+    counts = Counter(codes)
+    if any(n > 2 for n in counts.values()):
+        raise ValueError("Singapore has two decks: at most two copies of a card, two jokers")
+    found = engine.search(codes, rules.joker_limit)
+    if found.status is Status.NOT_CLOSED:
+        raise NotClosedError(
+            "not_closed", "the winner's 10 cards cannot all be arranged into combinations"
+        )
+    if found.status is Status.SAME_SUIT_SEQUENCES:
+        raise NotClosedError(
+            "same_suit_sequences",
+            "the winner's cards close only with two sequences of one suit, which is not allowed",
+        )
+    melds = tuple(_cards(meld) for meld in found.melds)
+    return Arrangement(melds, multiplier(melds, rules))
+
+
+# ---------------------------------------------------------------------------------------
+# Scoring
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """What each losing quota pays for a closing (RULES.md, "What the loser pays")."""
+
+    raw_points: int
+    rounded_points: int
+    multiplier: int
+    points: int
+
+
+def card_points(card: Card) -> int:
+    """Joker 15, ace 11, J Q K 10, others their face value.
+
+    >>> [card_points(Card.parse(t)) for t in ("JK", "AS", "KD", "7C")]
+    [15, 11, 10, 7]
+    """
+    if card.rank is None:
+        return 15
+    if card.rank == Rank.ACE:
+        return 11
+    return min(10, int(card.rank))
+
+
+def _round(points: int, rounding: str) -> int:
+    if rounding == "nearest":
+        return (points + 5) // 10 * 10
+    if rounding == "up":
+        return -(-points // 10) * 10
+    return points
+
+
+def score_hand(
+    arrangement: Arrangement | int,
+    loser: Sequence[Card],
+    rules: SingaporeRules = DEFAULT_RULES,
+) -> Score:
+    """Score the loser's cards against a closing (an :class:`Arrangement` or a multiplier).
+
+    >>> loser = [Card.parse(t) for t in "AH AD KH KD QH 3C 4C 5C 4D 2D".split()]
+    >>> score_hand(2, loser, SingaporeRules(cap_applies_to="total"))
+    Score(raw_points=70, rounded_points=70, multiplier=2, points=100)
+    """
+    factor = arrangement if isinstance(arrangement, int) else arrangement.multiplier
+    raw = sum(card_points(card) for card in loser)
+    rounded = _round(raw, rules.rounding)
+    cap = rules.cap
+    if rules.cap_applies_to == "base":
+        points = (rounded if cap is None else min(rounded, cap)) * factor
+    else:
+        points = rounded * factor if cap is None else min(rounded * factor, cap)
+    return Score(raw, rounded, factor, points)
+
+
+# ---------------------------------------------------------------------------------------
+# Stakes
+
+
+@dataclass(frozen=True, slots=True)
+class SideBet:
+    """A bet between two bystanders: the loser's backer pays ``points * quotas``."""
+
+    backer_of_winner: str
+    backer_of_loser: str
+    quotas: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """The quotas riding on one hand."""
+
+    dealer: str
+    opponent: str
+    dealer_quotas: int
+    winner: str
+    #: Quotas covered, by name; the opponent's own cover is his entry here, if any.
+    covers: Mapping[str, int] = field(default_factory=dict)
+    side_bets: tuple[SideBet, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "covers", MappingProxyType(dict(self.covers)))
+        object.__setattr__(self, "side_bets", tuple(self.side_bets))
+
+    def violations(self) -> list[RuleViolation]:
+        """Every ``bad_stake`` of RULES.md this stake breaks (empty when it is sound)."""
+        errors: list[RuleViolation] = []
+
+        def bad(message: str, at: str) -> None:
+            errors.append(RuleViolation("bad_stake", message, at=at))
+
+        if self.dealer == self.opponent:
+            bad("the dealer and the opponent must be two people", "stake.opponent")
+        if self.winner not in (self.dealer, self.opponent):
+            bad(
+                f"the winner {describe(self.winner)} is neither the dealer nor the opponent",
+                "stake.winner",
+            )
+        if self.dealer_quotas < 1:
+            bad("the dealer must stake at least one quota", "stake.dealer_quotas")
+        for name, quotas in self.covers.items():
+            if quotas < 1:
+                bad(f"{name} covers {quotas} quotas: at least one", f"stake.covers.{name}")
+        if self.dealer in self.covers:
+            bad("the dealer cannot cover his own quotas", f"stake.covers.{self.dealer}")
+        covered = sum(self.covers.values())
+        if covered > self.dealer_quotas:
+            bad(
+                f"the covers ({covered}) exceed the dealer's {self.dealer_quotas} quotas",
+                "stake.covers",
+            )
+        players = (self.dealer, self.opponent)
+        for index, bet in enumerate(self.side_bets):
+            at = f"stake.side_bets[{index}]"
+            if bet.quotas < 1:
+                bad(f"side bet {index} is for {bet.quotas} quotas: at least one", at)
+            if bet.backer_of_winner == bet.backer_of_loser:
+                bad(f"side bet {index} has {bet.backer_of_winner} on both sides", at)
+            for name in (bet.backer_of_winner, bet.backer_of_loser):
+                if name in players:
+                    bad(f"side bet {index} involves {name}, who plays the hand", at)
+        return errors
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """``points`` passing from one person to another."""
+
+    payer: str
+    payee: str
+    points: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {"from": self.payer, "to": self.payee, "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """A hand's transfers (one per cover, then one per side bet) and everyone's balance."""
+
+    transfers: tuple[Transfer, ...]
+    balances: Mapping[str, int]
+
+
+def settle_stake(stake: Stake, points: int) -> Settlement:
+    """Who pays whom for a hand worth ``points`` per quota; raises ``bad_stake``.
+
+    The balances always sum to zero and name everyone in the stake.
+    """
+    raise_all(list(stake.violations()))
+    dealer_won = stake.winner == stake.dealer
+    transfers: list[Transfer] = []
+    for name, quotas in stake.covers.items():
+        amount = points * quotas
+        if dealer_won:
+            transfers.append(Transfer(name, stake.dealer, amount))
+        else:
+            transfers.append(Transfer(stake.dealer, name, amount))
+    for bet in stake.side_bets:
+        transfers.append(Transfer(bet.backer_of_loser, bet.backer_of_winner, points * bet.quotas))
+    balances: dict[str, int] = {stake.dealer: 0, stake.opponent: 0}
+    for name in stake.covers:
+        balances.setdefault(name, 0)
+    for bet in stake.side_bets:
+        balances.setdefault(bet.backer_of_winner, 0)
+        balances.setdefault(bet.backer_of_loser, 0)
+    for transfer in transfers:
+        balances[transfer.payer] -= transfer.points
+        balances[transfer.payee] += transfer.points
+    return Settlement(tuple(transfers), MappingProxyType(balances))
+
+
+# ---------------------------------------------------------------------------------------
+# The winner-stays rotation
+
+
+class RotationError(RulesError):
+    """Seats and players that make no rotation (a player not seated, repeated seats...)."""
+
+    exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__("bad_rotation", message)
+
+
+def next_challenger(
+    seats: Sequence[str], winner: str, loser: str, sitting_out: Collection[str] = ()
+) -> str:
+    """Who plays the winner next: the first seat to the loser's right (seat ``i+1`` is to
+    the right of seat ``i``, wrapping) that is neither the winner nor sitting out; the
+    loser himself only when nobody else can.
+
+    >>> seats = ["A", "B", "C", "D"]
+    >>> next_challenger(seats, "A", "B"), next_challenger(seats, "C", "A")
+    ('C', 'B')
+    >>> next_challenger(["A", "B"], "B", "A")
+    'A'
+    """
+    seats = list(seats)
+    if len(set(seats)) != len(seats):
+        raise RotationError("a seat list names someone twice")
+    for role, person in (("winner", winner), ("loser", loser)):
+        if person not in seats:
+            raise RotationError(f"the {role} {describe(person)} is not seated at the table")
+    if winner == loser:
+        raise RotationError("the winner and the loser must be two people")
+    if winner in sitting_out:
+        raise RotationError(f"the winner {describe(winner)} stays to deal: he cannot sit out")
+    start = seats.index(loser)
+    for step in range(1, len(seats) + 1):
+        candidate = seats[(start + step) % len(seats)]
+        if candidate != winner and candidate not in sitting_out:
+            return candidate
+    raise RotationError("nobody is left to play the winner")
+
+
+def next_pair(
+    seats: Sequence[str], winner: str, loser: str, sitting_out: Collection[str] = ()
+) -> tuple[str, str]:
+    """The next hand's (dealer, opponent): the winner deals against the next challenger.
+
+    >>> next_pair("ABCD", "B", "C")
+    ('B', 'D')
+    """
+    return winner, next_challenger(seats, winner, loser, sitting_out)
+
+
+def is_in_turn(
+    seats: Sequence[str],
+    previous_winner: str,
+    previous_loser: str,
+    players: Collection[str],
+    sitting_out: Collection[str] = (),
+) -> bool:
+    """Whether a hand between ``players`` is the one the rotation calls for next.
+
+    >>> is_in_turn("ABCD", "A", "B", {"C", "A"}), is_in_turn("ABCD", "A", "B", {"A", "D"})
+    (True, False)
+    """
+    return set(players) == set(next_pair(seats, previous_winner, previous_loser, sitting_out))
+
+
+# ---------------------------------------------------------------------------------------
+# The record checker
 
 
 def check_record(record: dict[str, object]) -> dict[str, object]:
-    raise MalformedRecordError("bad_record", "singapore checking is not built yet", at=None)
+    """Check a Singapore record (RULES.md "Details of the records / Singapore") and return
+    its result keys; raises the :mod:`rules.errors` family."""
+    rules = parse_house_rules("singapore", record.get("house_rules"))
+    assert isinstance(rules, SingaporeRules)
+    declared_raw = _melds_structure(record.get("melds"))
+    stake = _stake_structure(record.get("stake"))
+    for name in ("winner", "loser"):
+        if name not in record:
+            raise bad_record(f"{name} is missing", name)
+    # Cards: every token of every field, all unknown cards reported together.
+    with Phase() as cards_phase:
+        winner = cards_phase.run(parse_cards, record["winner"], "winner")
+        loser = cards_phase.run(parse_cards, record["loser"], "loser")
+        declared = [
+            cards_phase.run(parse_cards, meld, f"melds[{index}]")
+            for index, meld in enumerate(declared_raw or [])
+        ]
+    assert winner is not None and loser is not None
+    with Phase() as sizes:
+        for name, hand in (("winner", winner), ("loser", loser)):
+            if len(hand) != HAND_SIZE:
+                sizes.add(
+                    RuleViolation(
+                        "hand_size", f"{name} holds {len(hand)} cards, not {HAND_SIZE}", at=name
+                    )
+                )
+    with Phase() as copies:
+        counts = Counter(winner + loser)
+        for card, count in sorted(counts.items(), key=lambda item: item[0]):
+            allowed = 2
+            if count > allowed:
+                what = "jokers" if card.is_joker else f"copies of {card}"
+                copies.add(
+                    RuleViolation(
+                        "too_many_copies",
+                        f"the two hands hold {count} {what}; two decks have {allowed}",
+                        at=str(card),
+                    )
+                )
+    best = best_arrangement(winner, rules)  # not_closed, same_suit_sequences
+    used = best
+    if declared_raw is not None:
+        used = _check_declared([meld for meld in declared if meld is not None], winner, best, rules)
+    score = score_hand(best, loser, rules)
+    result: dict[str, object] = {
+        "melds": used.as_lists(),
+        "combinations": used.combinations,
+        "multiplier": score.multiplier,
+        "raw_points": score.raw_points,
+        "rounded_points": score.rounded_points,
+        "points": score.points,
+    }
+    if stake is not None:
+        settlement = settle_stake(stake, score.points)
+        result["transfers"] = [t.as_dict() for t in settlement.transfers]
+        result["balances"] = dict(settlement.balances)
+    return result
+
+
+def _check_declared(
+    declared: list[list[Card]], winner: list[Card], best: Arrangement, rules: SingaporeRules
+) -> Arrangement:
+    """Validate the declared melds; the declared arrangement if it is as good as the best."""
+    errors: list[RulesError] = []
+    sequence_suits: dict[Suit, int] = {}
+    for index, meld in enumerate(declared):
+        kind = engine.combination_kind(_codes(meld), rules.joker_limit)
+        text = " ".join(str(card) for card in meld) or "an empty meld"
+        if kind is None:
+            errors.append(
+                RuleViolation(
+                    "bad_meld",
+                    f"melds[{index}] ({text}) is neither a set nor a sequence"
+                    f" under joker_limit {rules.joker_limit!r}",
+                    at=f"melds[{index}]",
+                )
+            )
+        elif kind == "sequence":
+            suit = next(card.suit for card in meld if card.suit is not None)
+            if suit in sequence_suits:
+                errors.append(
+                    RuleViolation(
+                        "same_suit_sequences",
+                        f"melds[{sequence_suits[suit]}] and melds[{index}] are two sequences"
+                        f" of {suit.name.lower()}",
+                        at=f"melds[{index}]",
+                    )
+                )
+            else:
+                sequence_suits[suit] = index
+    laid = Counter(card for meld in declared for card in meld)
+    if laid != Counter(winner):
+        missing = Counter(winner) - laid
+        extra = laid - Counter(winner)
+        parts = []
+        if missing:
+            parts.append("missing " + " ".join(str(c) for c in sorted(missing.elements())))
+        if extra:
+            parts.append("not in the hand " + " ".join(str(c) for c in sorted(extra.elements())))
+        errors.append(
+            RuleViolation(
+                "melds_mismatch",
+                "the declared melds do not use exactly the winner's 10 cards: " + "; ".join(parts),
+                at="melds",
+            )
+        )
+    raise_all(errors)
+    melds = tuple(tuple(meld) for meld in declared)
+    if len(melds) == best.combinations:
+        return Arrangement(melds, multiplier(melds, rules))
+    return best
+
+
+def _melds_structure(value: object) -> list[object] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise bad_record("melds must be a list of lists of cards", "melds")
+    for index, meld in enumerate(value):
+        if not isinstance(meld, list):
+            raise bad_record(f"melds[{index}] must be a list of cards", f"melds[{index}]")
+    return value
+
+
+def _name(value: object, at: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise bad_record(f"{at} must be a non-empty name, not {describe(value)}", at)
+    return value
+
+
+def _quota(value: object, at: str) -> int:
+    if not is_int(value):
+        raise bad_record(f"{at} must be an integer number of quotas, not {describe(value)}", at)
+    assert isinstance(value, int)
+    return value
+
+
+def _stake_structure(value: object) -> Stake | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise bad_record("stake must be an object", "stake")
+    for key in ("dealer", "opponent", "dealer_quotas", "winner"):
+        if key not in value:
+            raise bad_record(f"stake.{key} is missing", f"stake.{key}")
+    dealer = _name(value["dealer"], "stake.dealer")
+    opponent = _name(value["opponent"], "stake.opponent")
+    winner = _name(value["winner"], "stake.winner")
+    dealer_quotas = _quota(value["dealer_quotas"], "stake.dealer_quotas")
+    covers_raw = value.get("covers")
+    covers: dict[str, int] = {}
+    if covers_raw is not None:
+        if not isinstance(covers_raw, dict):
+            raise bad_record("stake.covers must be an object of name: quotas", "stake.covers")
+        for name, quotas in covers_raw.items():
+            at = f"stake.covers.{describe(name) if not isinstance(name, str) else name}"
+            covers[_name(name, at)] = _quota(quotas, at)
+    bets_raw = value.get("side_bets")
+    bets: list[SideBet] = []
+    if bets_raw is not None:
+        if not isinstance(bets_raw, list):
+            raise bad_record("stake.side_bets must be a list", "stake.side_bets")
+        for index, bet in enumerate(bets_raw):
+            at = f"stake.side_bets[{index}]"
+            if not isinstance(bet, dict):
+                raise bad_record(f"{at} must be an object", at)
+            for key in ("backer_of_winner", "backer_of_loser", "quotas"):
+                if key not in bet:
+                    raise bad_record(f"{at}.{key} is missing", f"{at}.{key}")
+            bets.append(
+                SideBet(
+                    _name(bet["backer_of_winner"], f"{at}.backer_of_winner"),
+                    _name(bet["backer_of_loser"], f"{at}.backer_of_loser"),
+                    _quota(bet["quotas"], f"{at}.quotas"),
+                )
+            )
+    return Stake(dealer, opponent, dealer_quotas, winner, covers, tuple(bets))

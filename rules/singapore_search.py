@@ -1,0 +1,624 @@
+"""The Singapore arrangement search, on integer card codes.
+
+This is the engine under :mod:`rules.singapore`; it knows nothing of records. A card is an
+``int``: a natural card is ``suit * 13 + rank``, with suits in the order S H D C
+(0..3) and ranks A..K as 0..12; the joker is :data:`JOKER_CODE` (52).
+
+>>> codes = [code("QS"), code("KS"), code("AS"), code("2S"), code("5H"), code("5D"),
+...          code("5C"), code("9D"), code("9D"), code("9C")]
+>>> found = search(codes)
+>>> found.status, found.combinations
+(<Status.CLOSED: 'closed'>, 3)
+>>> [[name(c) for c in meld] for meld in found.melds]
+[['QS', 'KS', 'AS', '2S'], ['5H', '5D', '5C'], ['9D', '9D', '9C']]
+>>> search([code(t) for t in "5H 6H 7H 5H 6H 7H 9S 9H 9D 9C".split()]).status
+<Status.SAME_SUIT_SEQUENCES: 'same_suit_sequences'>
+
+How it is fast enough (a pure-Python engine that must check well over 100,000 hands a
+second, see ``benchmarks/bench_singapore.py``):
+
+* **One sum per hand.** Every card code maps to a precomputed big integer holding, in
+  separate bit fields, a 2-bit count in a *rank-major* region (8 bits per rank, one field
+  per suit), a 2-bit count in a *suit-major* region padded with wrapped copies of the
+  ranks at both ends (so that the circular neighbours of a card are one contiguous bit
+  window), and a joker counter. ``sum(map(BITS.__getitem__, codes))`` builds all of it in C.
+* **Fast rejection.** A card that can be in no combination at all (no suit neighbour close
+  enough, no rank-mates) makes the hand hopeless. Two table look-ups per card (its
+  neighbour window, its rank's block) decide it; most dealt hands fail at the first card.
+* **A structural search instead of a tree search.** A closing is some sets plus at most one
+  sequence per suit, and a sequence holds one copy of each of its ranks. So the search
+  chooses, per rank, which suits send one card to their suit's sequence (the rest form
+  that rank's set); each suit's chosen ranks must then fit one circular run, with jokers
+  for the gaps. Ranks with a single possible choice (the usual case) are folded in once;
+  only the others are enumerated, and each suit's run is a table look-up on its 13-bit
+  pattern. Jokers are counted, not placed, until the best choice is known.
+* **Tables built lazily and kept** (per house-rule joker limit and joker count): an honest
+  memo, since it depends on nothing but the rank's cards.
+
+The plain tree search :func:`reference_min_combinations` (enumerate every combination
+through the lowest card) is kept as the oracle the tests compare against, and answers the
+rarer question the structural search cannot: whether a hand would close if two sequences
+of one suit were allowed (``same_suit_sequences`` rather than ``not_closed``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from itertools import product
+from typing import Literal
+
+JokerLimit = Literal["half", "one", "free"]
+
+JOKER_CODE = 52
+SUIT_LETTERS = "SHDC"
+RANK_SYMBOLS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_LIMITS: tuple[JokerLimit, ...] = ("half", "one", "free")
+
+
+def code(token: str) -> int:
+    """The code of a canonical card token (``"QS"`` -> 11, ``"JK"`` -> 52)."""
+    return _CODES[token]
+
+
+def name(card_code: int) -> str:
+    """The canonical token of a card code."""
+    return _NAMES[card_code]
+
+
+_NAMES: tuple[str, ...] = (
+    *(rank + suit for suit in SUIT_LETTERS for rank in RANK_SYMBOLS),
+    "JK",
+)
+_CODES = {token: index for index, token in enumerate(_NAMES)}
+
+
+class Status(Enum):
+    """What the search found for a closer's hand."""
+
+    CLOSED = "closed"
+    #: Full arrangements exist, but each holds two sequences of one suit.
+    SAME_SUIT_SEQUENCES = "same_suit_sequences"
+    NOT_CLOSED = "not_closed"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The best arrangement of a hand: the fewest combinations (a 10-card sequence is
+    always a single combination, so "a 10-card sequence first" needs no separate rule)."""
+
+    status: Status
+    #: The best arrangement's combinations, each a tuple of codes (sequences in rank order
+    #: with their jokers in place, sets by suit with jokers last); empty unless closed.
+    melds: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def combinations(self) -> int:
+        return len(self.melds)
+
+    @property
+    def closed(self) -> bool:
+        return self.status is Status.CLOSED
+
+
+_NOT_CLOSED = SearchResult(Status.NOT_CLOSED)
+_SAME_SUIT = SearchResult(Status.SAME_SUIT_SEQUENCES)
+
+# ---------------------------------------------------------------------------------------
+# Bit layout of a hand's sum (see the module docstring).
+
+_RANK_REGION = 0  # 13 blocks of 8 bits: the 2-bit count of (rank, suit) at 8*rank + 2*suit
+_SUIT_REGION = 104  # 4 segments of 40 bits: 19 two-bit fields, ranks -3..15 (wrapped)
+_SUIT_SEGMENT = 40
+_JOKER_SHIFT = 264
+
+
+def _bits(card_code: int) -> int:
+    if card_code == JOKER_CODE:
+        return 1 << _JOKER_SHIFT
+    suit, rank = divmod(card_code, 13)
+    value = 1 << (_RANK_REGION + 8 * rank + 2 * suit)
+    base = _SUIT_REGION + _SUIT_SEGMENT * suit
+    value += 1 << (base + 2 * (rank + 3))
+    if rank >= 10:
+        value += 1 << (base + 2 * (rank - 10))
+    if rank <= 2:
+        value += 1 << (base + 2 * (rank + 16))
+    return value
+
+
+BITS: tuple[int, ...] = tuple(_bits(c) for c in range(53))
+#: Shift of a natural card's 7-field neighbour window (ranks r-3..r+3 of its suit).
+_WINDOW_SHIFT: tuple[int, ...] = tuple(
+    _SUIT_REGION + _SUIT_SEGMENT * (c // 13) + 2 * (c % 13) for c in range(52)
+)
+#: Shift of a natural card's rank block.
+_BLOCK_SHIFT: tuple[int, ...] = tuple(8 * (c % 13) for c in range(52))
+
+
+def _field_counts(window: int, fields: int) -> list[int]:
+    return [(window >> (2 * i)) & 3 for i in range(fields)]
+
+
+def _window_table(reach: int, pairs: bool) -> bytes:
+    """For every 7-field window: can its centre card be in some sequence?
+
+    ``pairs``: no jokers, so two neighbours are needed (r-2 r-1, r-1 r+1 or r+1 r+2);
+    otherwise one natural neighbour within ``reach`` ranks is enough (jokers fill the rest).
+    """
+    table = bytearray(1 << 14)
+    for window in range(1 << 14):
+        near = [n > 0 for n in _field_counts(window, 7)]  # near[3] is the card itself
+        if pairs:
+            ok = (near[1] and near[2]) or (near[2] and near[4]) or (near[4] and near[5])
+        else:
+            ok = any(near[3 - d] or near[3 + d] for d in range(1, reach + 1))
+        table[window] = ok
+    return bytes(table)
+
+
+def _block_table(threshold: int) -> bytes:
+    """For every rank block: does the rank hold at least ``threshold`` cards?"""
+    return bytes(sum(_field_counts(block, 4)) >= threshold for block in range(256))
+
+
+@cache
+def _filter_tables(limit: JokerLimit, jokers: int) -> tuple[bytes, bytes] | None:
+    """The isolated-card test's tables for this joker limit and joker count, or ``None``
+    when no card can be isolated (``free`` with two jokers: one card and two jokers is a
+    set)."""
+    if jokers == 0:
+        return _window_table(2, pairs=True), _block_table(3)
+    if jokers >= 2 and limit == "free":
+        return None
+    # With jokers a combination needs two naturals (one under "free" is a set only with
+    # two jokers, excluded above). Two jokers in one sequence: naturals up to 3 apart.
+    reach = 3 if jokers >= 2 and limit == "half" else 2
+    return _window_table(reach, pairs=False), _block_table(2)
+
+
+# ---------------------------------------------------------------------------------------
+# Per-suit run tables: a suit's 13-bit pattern of ranks sent to its one sequence.
+
+
+def _covering(pattern: int) -> tuple[int, int]:
+    """The shortest circular interval holding every rank of ``pattern``: (length, start)."""
+    best = (14, 0)
+    for start in range(13):
+        rotated = ((pattern >> start) | (pattern << (13 - start))) & 0x1FFF
+        if rotated & 1:
+            best = min(best, (rotated.bit_length(), start))
+    return best
+
+
+_SPAN: list[int] = [0] * 8192
+_START: list[int] = [0] * 8192
+_NATURALS: list[int] = [0] * 8192
+for _pattern in range(1, 8192):
+    _SPAN[_pattern], _START[_pattern] = _covering(_pattern)
+    _NATURALS[_pattern] = _pattern.bit_count()
+del _pattern
+
+
+def _sequence_tables(limit: JokerLimit) -> tuple[list[int], list[int]]:
+    """Per suit pattern: jokers a sequence of it needs (-1: impossible) and how many more
+    it could hold."""
+    needs = [-1] * 8192
+    spares = [0] * 8192
+    for pattern in range(1, 8192):
+        naturals = _NATURALS[pattern]
+        if naturals < 2:  # one natural with jokers is a set, never a sequence
+            continue
+        need = max(3, _SPAN[pattern]) - naturals
+        room = 13 - naturals
+        if limit == "half":
+            cap = min(naturals, room)
+        elif limit == "one":
+            cap = min(1, room)
+        else:
+            cap = room
+        if need <= cap:
+            needs[pattern] = need
+            spares[pattern] = cap - need
+    return needs, spares
+
+
+_SEQUENCE_TABLES = {limit: _sequence_tables(limit) for limit in _LIMITS}
+
+# ---------------------------------------------------------------------------------------
+# Per-rank options: which suits send a card to their sequence, and what is left as a set.
+
+#: An option: (pattern bits, jokers needed, spare joker room, splits, combinations,
+#: suits sent to sequences (4-bit mask), cards left for the set).
+Option = tuple[int, int, int, int, int, int, int]
+_SPLIT_MORE = 1  # under "one", splitting a set in two takes one more joker
+
+
+def _rank_options(limit: JokerLimit, jokers: int, rank: int, block: int) -> tuple[Option, ...]:
+    counts = _field_counts(block, 4)
+    total = sum(counts)
+    present = [suit for suit in range(4) if counts[suit]]
+    options: list[Option] = []
+    for mask in range(16):
+        if any(mask >> suit & 1 and not counts[suit] for suit in range(4)):
+            continue
+        sent = [suit for suit in present if mask >> suit & 1]
+        left = total - len(sent)
+        pattern = sum(1 << (16 * suit + rank) for suit in sent)
+        if left == 0:
+            options.append((pattern, 0, 0, 0, 0, mask, 0))
+            continue
+        need = max(0, 3 - left)
+        if limit == "half":
+            ok, cap, splits = need <= left, left, 0
+        elif limit == "one":
+            ok, cap, splits = need <= 1, 1, int(left >= 4)
+        else:
+            ok, cap, splits = True, 99, 0
+        if ok and need <= jokers:
+            options.append((pattern, need, cap - need, splits, 1, mask, left))
+    return tuple(options)
+
+
+class _RankTable:
+    """Lazily filled options per (rank, block) for one joker limit and joker count."""
+
+    __slots__ = ("limit", "jokers", "table")
+
+    def __init__(self, limit: JokerLimit, jokers: int) -> None:
+        self.limit: JokerLimit = limit
+        self.jokers = jokers
+        self.table: list[tuple[Option, ...] | None] = [None] * (13 * 256)
+
+    def get(self, rank: int, block: int) -> tuple[Option, ...]:
+        options = self.table[rank * 256 + block]
+        if options is None:
+            options = _rank_options(self.limit, self.jokers, rank, block)
+            self.table[rank * 256 + block] = options
+        return options
+
+
+_RANK_TABLES = {
+    (limit, jokers): _RankTable(limit, jokers) for limit in _LIMITS for jokers in range(3)
+}
+
+# ---------------------------------------------------------------------------------------
+# The search.
+
+
+def closes(codes: Sequence[int], limit: JokerLimit = "half") -> bool:
+    """Whether the hand can be arranged entirely into combinations, one sequence per suit
+    at most. ``codes`` holds at most two copies of a natural card and at most two jokers.
+
+    >>> closes([code(t) for t in "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S".split()])
+    True
+    >>> closes([code(t) for t in "AS 2S 3S 4S 5S 6S 7S 8S 9S JH".split()])
+    False
+    """
+    total = sum(map(BITS.__getitem__, codes))
+    jokers = total >> _JOKER_SHIFT
+    if not _may_close(codes, total, limit, jokers):
+        return False
+    return _best_choice(total, limit, jokers) is not None
+
+
+def search(codes: Sequence[int], limit: JokerLimit = "half") -> SearchResult:
+    """The best arrangement of a closer's hand (fewest combinations), or why there is none.
+
+    ``codes`` holds at most two copies of a natural card and at most two jokers (the
+    game's two decks); any number of cards is searched, though a closing has 10.
+    """
+    total = sum(map(BITS.__getitem__, codes))
+    jokers = total >> _JOKER_SHIFT
+    if _may_close(codes, total, limit, jokers):
+        best = _best_choice(total, limit, jokers)
+        if best is not None:
+            return SearchResult(Status.CLOSED, _build_melds(total, limit, jokers, best))
+        # Every card has partners, yet no arrangement with one sequence per suit exists:
+        # ask the tree search whether one with two sequences of a suit would.
+        if reference_min_combinations(codes, limit, same_suit_rule=False) is not None:
+            return _SAME_SUIT
+    return _NOT_CLOSED
+
+
+def _may_close(codes: Sequence[int], total: int, limit: JokerLimit, jokers: int) -> bool:
+    """False when some card can be in no combination at all."""
+    tables = _filter_tables(limit, jokers) if jokers <= 2 else None
+    if tables is None:
+        return jokers <= 2 or len(codes) > jokers
+    windows, blocks = tables
+    window_shift = _WINDOW_SHIFT
+    block_shift = _BLOCK_SHIFT
+    for card in codes:
+        if card == JOKER_CODE:
+            continue
+        if (
+            not windows[(total >> window_shift[card]) & 0x3FFF]
+            and not blocks[(total >> block_shift[card]) & 0xFF]
+        ):
+            return False
+    return jokers == 0 or _jokers_may_cover(codes, total, limit, jokers)
+
+
+def _jokers_may_cover(codes: Sequence[int], total: int, limit: JokerLimit, jokers: int) -> bool:
+    """False when the cards that can be in no joker-free combination cannot all go into
+    the (at most ``jokers``) combinations that hold a joker: each of those is one rank, or
+    one suit."""
+    tables = _filter_tables(limit, 0)
+    assert tables is not None
+    windows, blocks = tables
+    lonely = {
+        card
+        for card in codes
+        if card != JOKER_CODE
+        and not windows[(total >> _WINDOW_SHIFT[card]) & 0x3FFF]
+        and not blocks[(total >> _BLOCK_SHIFT[card]) & 0xFF]
+    }
+    return _groups_needed(lonely) <= jokers
+
+
+def _groups_needed(cards: set[int]) -> int:
+    """How few groups, each of one rank or of one suit, hold ``cards`` (at most 3 counted)."""
+    if not cards:
+        return 0
+    if len({c % 13 for c in cards}) == 1 or len({c // 13 for c in cards}) == 1:
+        return 1
+    first = min(cards)
+    for group in (
+        {c for c in cards if c % 13 == first % 13},
+        {c for c in cards if c // 13 == first // 13},
+    ):
+        rest = cards - group
+        if len({c % 13 for c in rest}) == 1 or len({c // 13 for c in rest}) == 1:
+            return 2
+    return 3
+
+
+_Choice = tuple[tuple[int, Option], ...]
+
+
+def _best_choice(total: int, limit: JokerLimit, jokers: int) -> _Choice | None:
+    """The per-rank options of the arrangement with the fewest combinations."""
+    if jokers > 2:
+        return None
+    ranks = _RANK_TABLES[limit, jokers]
+    fixed: list[tuple[int, Option]] = []
+    free: list[tuple[int, tuple[Option, ...]]] = []
+    base_pattern = base_need = base_spare = base_splits = base_combos = 0
+    blocks = total & ((1 << 104) - 1)
+    rank = 0
+    while blocks:
+        block = blocks & 0xFF
+        if block:
+            options = ranks.get(rank, block)
+            if len(options) == 1:
+                option = options[0]
+                fixed.append((rank, option))
+                base_pattern += option[0]
+                base_need += option[1]
+                base_spare += option[2]
+                base_splits += option[3]
+                base_combos += option[4]
+            elif options:
+                free.append((rank, options))
+            else:
+                return None
+        blocks >>= 8
+        rank += 1
+    if base_need > jokers:
+        return None
+    needs, spares = _SEQUENCE_TABLES[limit]
+    best: tuple[Option, ...] | None = None
+    best_combos = 99
+    for picked in product(*(options for _, options in free)) if free else ((),):
+        pattern, need, spare, splits, combos = (
+            base_pattern,
+            base_need,
+            base_spare,
+            base_splits,
+            base_combos,
+        )
+        for option in picked:
+            pattern += option[0]
+            need += option[1]
+            spare += option[2]
+            splits += option[3]
+            combos += option[4]
+        if need > jokers or combos >= best_combos:
+            continue
+        while pattern:
+            run = pattern & 0x1FFF
+            if run:
+                more = needs[run]
+                if more < 0:
+                    break
+                need += more
+                spare += spares[run]
+                combos += 1
+            pattern >>= 16
+        else:
+            if need > jokers:
+                continue
+            extra = jokers - need
+            if extra > spare:
+                if extra - spare > splits:
+                    continue
+                combos += extra - spare
+            if combos < best_combos:
+                best, best_combos = picked, combos
+                if combos == 1:
+                    break
+    if best is None:
+        return None
+    return (*fixed, *((rank, option) for (rank, _), option in zip(free, best, strict=True)))
+
+
+def _build_melds(
+    total: int, limit: JokerLimit, jokers: int, choice: _Choice
+) -> tuple[tuple[int, ...], ...]:
+    """The melds of a chosen arrangement, with every joker placed."""
+    needs, spares = _SEQUENCE_TABLES[limit]
+    pattern = sum(option[0] for _, option in choice)
+    runs = [(suit, (pattern >> (16 * suit)) & 0x1FFF) for suit in range(4)]
+    runs = [(suit, run) for suit, run in runs if run]
+    seq_jokers = {suit: needs[run] for suit, run in runs}
+    set_jokers = {rank: option[1] for rank, option in choice if option[6]}
+    extra = jokers - sum(seq_jokers.values()) - sum(set_jokers.values())
+    for suit, run in runs:
+        add = min(extra, spares[run])
+        seq_jokers[suit] += add
+        extra -= add
+    for rank, option in choice:
+        if option[6] and extra:
+            add = min(extra, option[2])
+            set_jokers[rank] += add
+            extra -= add
+    split: set[int] = set()
+    for rank, option in choice:
+        if option[6] and extra and option[3]:
+            set_jokers[rank] += 1
+            split.add(rank)
+            extra -= 1
+    sequences: list[tuple[int, ...]] = []
+    for suit, run in runs:
+        length = _NATURALS[run] + seq_jokers[suit]
+        start = _START[run]
+        cards = []
+        for step in range(length):
+            rank = (start + step) % 13
+            cards.append(suit * 13 + rank if run >> rank & 1 else JOKER_CODE)
+        sequences.append(tuple(cards))
+    sets: list[tuple[int, ...]] = []
+    for rank, option in sorted(choice):
+        if not option[6]:
+            continue
+        block = (total >> (8 * rank)) & 0xFF
+        naturals: list[int] = []
+        for suit in range(4):
+            copies = ((block >> (2 * suit)) & 3) - (option[5] >> suit & 1)
+            naturals.extend([suit * 13 + rank] * copies)
+        if rank in split:
+            sets.append((*naturals[:2], JOKER_CODE))
+            sets.append((*naturals[2:], JOKER_CODE))
+        else:
+            sets.append((*naturals, *[JOKER_CODE] * set_jokers[rank]))
+    sequences.sort(key=lambda meld: (-len(meld), next(c for c in meld if c != JOKER_CODE) // 13))
+    return (*sequences, *sets)
+
+
+# ---------------------------------------------------------------------------------------
+# The reference tree search: slow, plain, and the oracle of the tests.
+
+
+def combination_kind(cards: Iterable[int], limit: JokerLimit) -> Literal["set", "sequence"] | None:
+    """Whether ``cards`` (in any order) form a valid set or sequence under ``limit``.
+
+    >>> combination_kind([code("QH"), code("QH"), code("QS")], "half")
+    'set'
+    >>> combination_kind([code("KS"), code("AS"), code("2S")], "half")
+    'sequence'
+    >>> combination_kind([code("5H"), code("JK"), code("JK")], "half") is None
+    True
+    """
+    cards = list(cards)
+    naturals = [c for c in cards if c != JOKER_CODE]
+    jokers = len(cards) - len(naturals)
+    if len(cards) < 3 or not naturals:
+        return None
+    if limit == "half" and jokers > len(naturals):
+        return None
+    if limit == "one" and jokers > 1:
+        return None
+    if len({c % 13 for c in naturals}) == 1:
+        return "set"
+    if len(naturals) < 2 or len({c // 13 for c in naturals}) != 1 or len(cards) > 13:
+        return None
+    ranks = {c % 13 for c in naturals}
+    if len(ranks) != len(naturals):
+        return None
+    pattern = sum(1 << rank for rank in ranks)
+    return "sequence" if _SPAN[pattern] <= len(cards) else None
+
+
+def _limit_ok(limit: JokerLimit, naturals: int, jokers: int) -> bool:
+    if limit == "half":
+        return jokers <= naturals
+    if limit == "one":
+        return jokers <= 1
+    return naturals >= 1
+
+
+def reference_min_combinations(
+    codes: Sequence[int], limit: JokerLimit = "half", *, same_suit_rule: bool = True
+) -> int | None:
+    """The fewest combinations of a full arrangement by plain tree search, or ``None``.
+
+    With ``same_suit_rule=False`` two sequences of one suit are allowed (the question
+    that tells ``same_suit_sequences`` from ``not_closed``).
+    """
+    counts = [0] * 52
+    jokers = 0
+    for card in codes:
+        if card == JOKER_CODE:
+            jokers += 1
+        else:
+            counts[card] += 1
+    memo: dict[tuple[tuple[int, ...], int, int], int | None] = {}
+
+    def solve(jokers: int, used_suits: int) -> int | None:
+        key = (tuple(counts), jokers, used_suits)
+        if key in memo:
+            return memo[key]
+        first = next((c for c in range(52) if counts[c]), None)
+        if first is None:
+            result: int | None = 0 if jokers == 0 else None
+            memo[key] = result
+            return result
+        best: int | None = None
+        suit, rank = divmod(first, 13)
+        counts[first] -= 1
+        # Sets through the first card: any sub-multiset of its rank-mates, plus jokers.
+        mates = [s * 13 + rank for s in range(4)]
+        for take in product(*(range(counts[m] + 1) for m in mates)):
+            naturals = 1 + sum(take)
+            for m, n in zip(mates, take, strict=True):
+                counts[m] -= n
+            for used_jokers in range(jokers + 1):
+                if naturals + used_jokers >= 3 and _limit_ok(limit, naturals, used_jokers):
+                    rest = solve(jokers - used_jokers, used_suits)
+                    if rest is not None and (best is None or rest + 1 < best):
+                        best = rest + 1
+            for m, n in zip(mates, take, strict=True):
+                counts[m] += n
+        # Sequences through the first card, each other position a natural or a joker.
+        if not (same_suit_rule and used_suits >> suit & 1):
+            distinct = sum(1 for r in range(13) if counts[suit * 13 + r]) + 1
+            for length in range(3, min(13, distinct + jokers) + 1):
+                for offset in range(length):
+                    start = (rank - offset) % 13
+                    others = [(start + i) % 13 for i in range(length) if i != offset]
+                    if sum(1 for r in others if not counts[suit * 13 + r]) > jokers:
+                        continue
+                    choices = [(True, False) if counts[suit * 13 + r] else (False,) for r in others]
+                    for use in product(*choices):
+                        used_jokers = len(others) - sum(use)
+                        naturals = 1 + sum(use)
+                        if used_jokers > jokers or naturals < 2:
+                            continue
+                        if not _limit_ok(limit, naturals, used_jokers):
+                            continue
+                        taken = [suit * 13 + r for r, u in zip(others, use, strict=True) if u]
+                        for c in taken:
+                            counts[c] -= 1
+                        rest = solve(jokers - used_jokers, used_suits | 1 << suit)
+                        for c in taken:
+                            counts[c] += 1
+                        if rest is not None and (best is None or rest + 1 < best):
+                            best = rest + 1
+        counts[first] += 1
+        memo[key] = best
+        return best
+
+    return solve(jokers, 0)
