@@ -5,6 +5,7 @@ in-process and a local-memory cache: the zero-setup default of `make run`.
 """
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from django.utils.translation import gettext_lazy as _
@@ -163,6 +164,9 @@ STORAGES = {
 
 # --- E-mail (password resets, invitations)
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
+if EMAIL_CONFIG["EMAIL_BACKEND"].endswith("filebased.EmailBackend"):
+    # django-environ drops the leading slash of filemail:///an/absolute/path.
+    EMAIL_CONFIG["EMAIL_FILE_PATH"] = urlsplit(env("EMAIL_URL")).path
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Circolo <circolo@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

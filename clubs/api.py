@@ -103,9 +103,9 @@ class InvitationSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Invitation
-        fields = ["id", "club", "token", "url", "role", "player", "max_uses", "uses", "expires_at",
-                  "revoked_at", "created_at"]
-        read_only_fields = ["id", "token", "url", "uses", "revoked_at", "created_at"]
+        fields = ["id", "club", "token", "url", "email", "emailed_at", "role", "player", "max_uses",
+                  "uses", "expires_at", "revoked_at", "created_at"]
+        read_only_fields = ["id", "token", "url", "emailed_at", "uses", "revoked_at", "created_at"]
 
     def get_url(self, invitation) -> str:
         return self.context["request"].build_absolute_uri(invitation.get_absolute_url())

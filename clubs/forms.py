@@ -86,7 +86,7 @@ class MergeForm(forms.Form):
 class InvitationForm(forms.ModelForm):
     class Meta:
         model = Invitation
-        fields = ["role", "player", "max_uses", "expires_at"]
+        fields = ["email", "role", "player", "max_uses", "expires_at"]
         widgets = {"expires_at": forms.DateTimeInput(attrs={"type": "datetime-local"})}
 
     def __init__(self, *args, club: Club, **kwargs):

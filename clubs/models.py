@@ -269,6 +269,10 @@ class Invitation(models.Model):
         verbose_name=_("guest to claim"),
         help_text=_("If set, whoever accepts becomes this guest, keeping their history."),
     )
+    email = models.EmailField(
+        _("e-mail"), blank=True, help_text=_("If given, the link is sent to this address.")
+    )
+    emailed_at = models.DateTimeField(_("e-mailed"), null=True, blank=True, editable=False)
     max_uses = models.PositiveIntegerField(
         _("maximum uses"), default=1, validators=[MinValueValidator(1)]
     )

@@ -184,8 +184,12 @@ def house_rules_for(*, club: Club, game: str) -> dict:
 
 @transaction.atomic
 def create_invitation(*, club: Club, by, role: str = Role.MEMBER, player: Player | None = None,
-                      max_uses: int = 1, expires_at=None) -> Invitation:
-    invitation = Invitation(club=club, created_by=by, role=role, player=player, max_uses=max_uses)
+                      max_uses: int = 1, expires_at=None, email: str = "") -> Invitation:
+    """A new invitation link; with ``email``, the link is mailed (by a task, after commit)."""
+    from clubs.tasks import send_invitation_email
+
+    invitation = Invitation(club=club, created_by=by, role=role, player=player, max_uses=max_uses,
+                            email=email)
     if expires_at is not None:
         invitation.expires_at = expires_at
     if player is not None and (player.club_id != club.pk or not player.is_guest):
@@ -194,6 +198,8 @@ def create_invitation(*, club: Club, by, role: str = Role.MEMBER, player: Player
         raise ValidationError({"max_uses": _("An invitation to claim a guest can be used once.")})
     invitation.full_clean()
     invitation.save()
+    if invitation.email:
+        send_invitation_email.delay_on_commit(invitation.pk)
     return invitation
 
 

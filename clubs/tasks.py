@@ -1,0 +1,31 @@
+from celery import shared_task
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from clubs.models import Invitation
+
+
+@shared_task(acks_late=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
+def send_invitation_email(invitation_id: int) -> str:
+    """Mail an invitation's link, in the club's language. Safe to run twice: the row lock
+    and ``emailed_at`` make a second run (a redelivery after a worker crash) a no-op."""
+    with transaction.atomic():
+        invitation = (
+            Invitation.objects.select_for_update().select_related("club").filter(pk=invitation_id).first()
+        )
+        if invitation is None or invitation.emailed_at or not invitation.email:
+            return "nothing to send"
+        with translation.override(invitation.club.language):
+            context = {
+                "invitation": invitation,
+                "link": settings.SITE_URL.rstrip("/") + invitation.get_absolute_url(),
+            }
+            subject = render_to_string("clubs/invitation_email_subject.txt", context).strip()
+            body = render_to_string("clubs/invitation_email.txt", context)
+        send_mail(subject, body, None, [invitation.email])
+        invitation.emailed_at = timezone.now()
+        invitation.save(update_fields=["emailed_at"])
+    return "sent"
