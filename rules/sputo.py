@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final, TypeAlias
 
-from rules.cards import STANDARD_DECK, Card, Suit, decks, parse_cards
+from rules.cards import JOKER, STANDARD_DECK, Card, Suit, decks, parse_cards
 from rules.errors import RulesError, RuleViolation, describe, raise_all
 from rules.house_rules import parse_house_rules
 from rules.records import Phase, bad_record, expect, is_int, is_number, player_names
@@ -325,9 +325,19 @@ _CODE: dict[Card, int] = {
     for card in STANDARD_DECK
     if card.rank is not None and card.suit is not None
 }
-_CODE[Card(None, None)] = _JOKER_CODE
+_CODE[JOKER] = _JOKER_CODE
 _CARD: dict[int, Card] = {code: card for card, code in _CODE.items()}
 _CODES = 56
+
+# Hashing a Card goes through its rank and suit enums and dominates a replay's cost, so
+# the canonical Card objects (the ones Card.parse returns for canonical tokens, kept
+# alive by rules.cards for good) are looked up by identity; other equal Cards by value.
+_CODE_BY_ID: dict[int, int] = {id(card): code for card, code in _CODE.items()}
+
+
+def _encode(cards: Iterable[Card]) -> list[int]:
+    by_id = _CODE_BY_ID
+    return [by_id[id(card)] if id(card) in by_id else _CODE[card] for card in cards]
 
 
 def _code_fits(card: int, top: int, suit_match: bool) -> bool:
@@ -362,18 +372,22 @@ def _cards_text(codes: Iterable[int]) -> str:
 # -- the deal ---------------------------------------------------------------------------
 
 
-def _difference(have: Counter[Card], want: Counter[Card]) -> str:
-    missing = sorted((want - have).elements())
-    extra = sorted((have - want).elements())
+def _difference(have: Counter[int], want: Counter[int]) -> str:
+    missing = _cards_text((want - have).elements())
+    extra = _cards_text((have - want).elements())
     parts = []
     if missing:
-        parts.append("missing " + " ".join(str(card) for card in missing))
+        parts.append("missing " + missing)
     if extra:
-        parts.append("extra " + " ".join(str(card) for card in extra))
+        parts.append("extra " + extra)
     return "; ".join(parts)[:300]
 
 
-_DECK_52: Final = Counter(STANDARD_DECK)
+_DECKS: Final[dict[Variant, Counter[int]]] = {
+    Variant.CLASSIC: Counter(_encode(STANDARD_DECK)),
+    Variant.MODERN: Counter(_encode(decks(2, jokers_per_deck=2))),
+    Variant.SINGLE_DECK: Counter(_encode(decks(1, jokers_per_deck=2))),
+}
 
 
 def validate_deal(deal: Deal, variant: Variant) -> None:
@@ -396,22 +410,22 @@ def validate_deal(deal: Deal, variant: Variant) -> None:
                     at=name,
                 )
             )
+    want = _DECKS[variant]
     if variant is Variant.CLASSIC:
         for name, hand in zip(deal.players, deal.hands, strict=True):
-            have = Counter(hand.cards)
-            if have != _DECK_52:
+            have = Counter(_encode(hand.cards))
+            if have != want:
                 errors.append(
                     RuleViolation(
                         "bad_deal",
                         f"{name}'s piles and stock are not one 52-card deck: "
-                        + _difference(have, _DECK_52),
+                        + _difference(have, want),
                         at=name,
                     )
                 )
     else:
-        want = Counter(decks(variant.decks, jokers_per_deck=2))
-        have = Counter(deal.hands[0].cards)
-        have.update(deal.hands[1].cards)
+        have = Counter(_encode(deal.hands[0].cards))
+        have.update(_encode(deal.hands[1].cards))
         if have != want:
             errors.append(
                 RuleViolation(
@@ -478,9 +492,9 @@ class Game:
         self._seat = {name: seat for seat, name in enumerate(deal.players)}
         self._fits = _FITS[options.suit_match]
         #: piles[seat][pile] holds card codes bottom -> top.
-        self.piles = [[[_CODE[c] for c in pile] for pile in hand.piles] for hand in deal.hands]
+        self.piles = [[_encode(pile) for pile in hand.piles] for hand in deal.hands]
         #: stocks[seat] holds card codes with the top card LAST (so a flip is a pop).
-        self.stocks = [[_CODE[c] for c in reversed(hand.stock)] for hand in deal.hands]
+        self.stocks = [_encode(reversed(hand.stock)) for hand in deal.hands]
         self.centers: list[list[int]] = [[], []]
         self.left = [sum(len(pile) for pile in hand.piles) for hand in deal.hands]
         self.blocked = [False, False]
@@ -674,7 +688,7 @@ class Game:
             raise _violation(
                 "illegal_flip", index, "a restock only follows a flip that finds both stocks empty"
             )
-        new = [[_CODE[c] for c in reversed(event.stock_of(name))] for name in self.players]
+        new = [_encode(reversed(event.stock_of(name))) for name in self.players]
         have = Counter(new[0])
         have.update(new[1])
         want = Counter(self.centers[0])

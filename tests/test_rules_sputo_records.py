@@ -415,9 +415,12 @@ def test_in_classic_each_player_has_exactly_his_own_deck():
     record = bot_record("classic")
     anna, bruno = record["deal"][ANNA], record["deal"][BRUNO]
     # Anna's 2nd stock card swapped for one she already has: a duplicate and a gap.
-    anna["stock"][1] = anna["stock"][0]
+    gone, twice = anna["stock"][1], anna["stock"][0]
+    anna["stock"][1] = twice
     exit_code, result = check(record)
     assert codes(result) == [("bad_deal", ANNA)]
+    message = result["errors"][0]["message"]
+    assert f"missing {gone}" in message and f"extra {twice}" in message
     # Swapping a card between the players keeps the total but breaks both decks.
     record = bot_record("classic")
     anna, bruno = record["deal"][ANNA], record["deal"][BRUNO]
