@@ -46,9 +46,14 @@ Rulings on what RULES.md leaves open (each covered by a test):
   changes nothing. A splash when the option is off is ``illegal_splash``.
 * After a restock the centre piles are empty until the flip turns the new stocks; the
   new stocks may be split unevenly, even leaving one empty (the flip then splits the
-  other as usual). A centre pile may stay empty after that (a one-card split); nothing
-  can be played on an empty centre pile.
+  other as usual). Nothing can be played on an empty centre pile (before the first
+  flip; after a restock only if the centre held a single card, which no real deal allows).
 * The first flip is always allowed, also in ``classic``.
+* A record is a short result when ``winner`` or ``loser_cards_left`` is there (not
+  ``null``) and a log when ``deal`` or ``events`` is; a short result needs both of its
+  fields and a log both of its own. ``not_finished`` has ``at`` = ``null`` (no event is
+  at fault); ``bad_deal`` names the player (pile sizes; a ``classic`` deck) or ``"deal"``
+  (the decks of ``modern``/``single_deck``), or the index of a bad ``restock``.
 """
 
 from __future__ import annotations

@@ -559,6 +559,12 @@ def test_a_blocked_player_may_still_call_splash_and_then_both_are_blocked():
     assert not game.can_play(0) and not game.can_play(1)
 
 
+def test_calling_splash_again_on_the_same_tops_changes_nothing():
+    deal = splash_deal()
+    log = [flip(), splash(ANNA), splash(ANNA), play(ANNA, 0, 0), play(BRUNO, 1, 1)]
+    assert codes(check(record("modern", deal, log, splash=True))[1]) == [("blocked", 4)]
+
+
 def test_a_splash_no_longer_matches_once_a_card_covers_a_top():
     deal = splash_deal()
     log = [flip(), play(ANNA, 0, 0), splash(BRUNO)]
