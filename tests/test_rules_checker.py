@@ -805,15 +805,47 @@ def _paths(value: object, limit_cards: bool) -> Iterator[tuple[object, object]]:
             yield from _paths(child, limit_cards)
 
 
+NATURAL_CARDS = format_cards(decks(1, jokers_per_deck=1))
+
+
+def _plausible(value: object) -> st.SearchStrategy[object]:
+    """A value of the same kind as ``value``: another card or name, a nearby number."""
+    if isinstance(value, bool):
+        return st.booleans()
+    if isinstance(value, int):
+        return st.integers(-2, 30) | st.sampled_from([value - 1, value + 1, -value])
+    if isinstance(value, float):
+        return st.floats(-1e6, 1e6)
+    if isinstance(value, str):
+        return st.sampled_from(NATURAL_CARDS) | st.sampled_from(WORDS)
+    if isinstance(value, list):
+        return st.permutations(value).map(list) | st.lists(
+            st.sampled_from(value or [0]), max_size=len(value) + 1
+        )
+    return json_values
+
+
 @st.composite
 def mutated_records(draw: st.DrawFn) -> dict[str, object]:
-    """A record of the right shape with junk in one to three places."""
+    """A record of the right shape with junk, or a plausible wrong value, in 1 to 3 places.
+
+    The game is left alone (other tests give it junk), so that most records reach the
+    game's own checks, and many of them its rules.
+    """
     record = copy.deepcopy(draw(st.sampled_from(ALL_BASES)))
     for _ in range(draw(st.integers(1, 3))):
-        paths = list(_paths(record, limit_cards=False))
+        paths = [
+            (c, k) for c, k in _paths(record, limit_cards=False) if c is not record or k != "game"
+        ]
+        if not paths:
+            break
         container, key = draw(st.sampled_from(paths))
-        action = draw(st.sampled_from(["replace", "replace", "replace", "delete", "add", "copy"]))
-        if action == "replace":
+        action = draw(
+            st.sampled_from(["plausible"] * 4 + ["replace"] * 3 + ["delete", "add", "copy"])
+        )
+        if action == "plausible":
+            container[key] = draw(_plausible(container[key]))  # type: ignore[index]
+        elif action == "replace":
             container[key] = draw(json_values)  # type: ignore[index]
         elif action == "delete":
             del container[key]  # type: ignore[attr-defined]
