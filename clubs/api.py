@@ -15,7 +15,6 @@ from clubs import services
 from clubs.models import Club, Game, Invitation, Membership, Player, Role, Season
 from clubs.permissions import has_role
 
-
 # --- Serializers -------------------------------------------------------------------------
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -97,8 +96,18 @@ class SeasonSerializer(serializers.ModelSerializer):
         return attrs
 
 
+class VisiblePlayerField(serializers.PrimaryKeyRelatedField):
+    """A player named by id, among the clubs the requesting user may see: a player of a
+    private club reads as one that does not exist."""
+
+    def get_queryset(self):
+        return Player.objects.filter(club__in=Club.objects.visible_to(self.context["request"].user))
+
+
 class InvitationSerializer(serializers.ModelSerializer):
     club = ClubSlugField()
+    player = VisiblePlayerField(required=False, allow_null=True,
+                                help_text=Invitation._meta.get_field("player").help_text)
     url = serializers.SerializerMethodField()
 
     class Meta:
