@@ -23,8 +23,10 @@ class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "start", "end"]
-        widgets = {"start": forms.DateInput(attrs={"type": "date"}),
-                   "end": forms.DateInput(attrs={"type": "date"})}
+        widgets = {
+            "start": forms.DateInput(attrs={"type": "date"}),
+            "end": forms.DateInput(attrs={"type": "date"}),
+        }
 
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
@@ -36,23 +38,33 @@ class SingaporeRulesForm(forms.Form):
 
     joker_limit = forms.ChoiceField(
         label=_("Jokers per combination"),
-        choices=[("half", _("No more jokers than natural cards")), ("one", _("At most one joker")),
-                 ("free", _("Any number, with one natural card"))],
+        choices=[
+            ("half", _("No more jokers than natural cards")),
+            ("one", _("At most one joker")),
+            ("free", _("Any number, with one natural card")),
+        ],
     )
     joker_sequence_multipliers = forms.BooleanField(
         label=_("A 10-card sequence with jokers pays x4 (one joker) or x3 (two)"), required=False
     )
     rounding = forms.ChoiceField(
         label=_("Rounding of the loser's points"),
-        choices=[("nearest", _("To the nearest ten")), ("up", _("Up to the ten")), ("none", _("None"))],
+        choices=[
+            ("nearest", _("To the nearest ten")),
+            ("up", _("Up to the ten")),
+            ("none", _("None")),
+        ],
     )
     cap_applies_to = forms.ChoiceField(
         label=_("The cap applies to"),
-        choices=[("base", _("The card points, before the multiplier")),
-                 ("total", _("The total, after the multiplier"))],
+        choices=[
+            ("base", _("The card points, before the multiplier")),
+            ("total", _("The total, after the multiplier")),
+        ],
     )
-    cap = forms.IntegerField(label=_("Cap"), min_value=0, required=False,
-                             help_text=_("Leave empty for no cap."))
+    cap = forms.IntegerField(
+        label=_("Cap"), min_value=0, required=False, help_text=_("Leave empty for no cap.")
+    )
 
     defaults = SingaporeRules()
 

@@ -91,9 +91,7 @@ class Club(models.Model):
         """``user``'s role in this club, or None."""
         if not user.is_authenticated:
             return None
-        return (
-            self.memberships.filter(user=user).values_list("role", flat=True).first()
-        )
+        return self.memberships.filter(user=user).values_list("role", flat=True).first()
 
     def current_house_rules(self, game: str) -> "HouseRuleSet | None":
         return self.house_rule_sets.filter(game=game).order_by("-version").first()
@@ -294,7 +292,9 @@ class Invitation(models.Model):
             models.CheckConstraint(
                 condition=Q(uses__lte=models.F("max_uses")), name="invitation_uses_within_max"
             ),
-            models.CheckConstraint(condition=Q(max_uses__gte=1), name="invitation_max_uses_positive"),
+            models.CheckConstraint(
+                condition=Q(max_uses__gte=1), name="invitation_max_uses_positive"
+            ),
         ]
 
     def __str__(self) -> str:

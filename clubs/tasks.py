@@ -14,7 +14,10 @@ def send_invitation_email(invitation_id: int) -> str:
     and ``emailed_at`` make a second run (a redelivery after a worker crash) a no-op."""
     with transaction.atomic():
         invitation = (
-            Invitation.objects.select_for_update().select_related("club").filter(pk=invitation_id).first()
+            Invitation.objects.select_for_update()
+            .select_related("club")
+            .filter(pk=invitation_id)
+            .first()
         )
         if invitation is None or invitation.emailed_at or not invitation.email:
             return "nothing to send"

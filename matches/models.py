@@ -58,7 +58,9 @@ class GameSeat(models.Model):
     class Meta:
         ordering = ["game_record", "place"]
         constraints = [
-            models.UniqueConstraint(fields=["game_record", "player"], name="seat_player_once_per_game"),
+            models.UniqueConstraint(
+                fields=["game_record", "player"], name="seat_player_once_per_game"
+            ),
             models.UniqueConstraint(
                 fields=["game_record", "name_in_record"], name="seat_name_once_per_game"
             ),

@@ -19,13 +19,24 @@ def _names_in(record: dict) -> list[str]:
 
 
 @transaction.atomic
-def record_game(*, club: Club, record: dict, players: dict[str, Player], recorded_by=None,
-                played_at=None, season=None) -> GameRecord:
+def record_game(
+    *,
+    club: Club,
+    record: dict,
+    players: dict[str, Player],
+    recorded_by=None,
+    played_at=None,
+    season=None,
+) -> GameRecord:
     """Check ``record`` under the club's current house rules and store it with its seats.
 
     ``players`` maps each name used in the record to one of the club's players.
     """
-    if not isinstance(record, dict) or record.get("game") not in ("singapore", "sputo", "spazzumazz"):
+    if not isinstance(record, dict) or record.get("game") not in (
+        "singapore",
+        "sputo",
+        "spazzumazz",
+    ):
         raise ValidationError({"record": _("The record must name its game.")})
     game = record["game"]
     current = club.current_house_rules(game)
@@ -37,15 +48,27 @@ def record_game(*, club: Club, record: dict, players: dict[str, Player], recorde
     for name in _names_in(record):
         player = players.get(name)
         if player is None or player.club_id != club.pk:
-            raise ValidationError({"players": _("%(name)s is not a player of this club.") % {"name": name}})
+            raise ValidationError(
+                {"players": _("%(name)s is not a player of this club.") % {"name": name}}
+            )
     order = result.get("finish_order") or []
     game_record = GameRecord.objects.create(
-        club=club, season=season, game=game, played_at=played_at or timezone.now(),
-        record=checked, result=result, house_rules=current, recorded_by=recorded_by,
+        club=club,
+        season=season,
+        game=game,
+        played_at=played_at or timezone.now(),
+        record=checked,
+        result=result,
+        house_rules=current,
+        recorded_by=recorded_by,
     )
     GameSeat.objects.bulk_create(
-        GameSeat(game_record=game_record, player=players[name], name_in_record=name,
-                 place=(order.index(name) + 1) if name in order else None)
+        GameSeat(
+            game_record=game_record,
+            player=players[name],
+            name_in_record=name,
+            place=(order.index(name) + 1) if name in order else None,
+        )
         for name in _names_in(record)
     )
     return game_record

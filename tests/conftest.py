@@ -58,8 +58,13 @@ def people(make_user):
     other = services.create_club(name="Circolo Beta", founder=outsider, is_public=False)
     guest = services.add_guest(club=club, display_name="Zio Pino")
     return {
-        "club": club, "other": other, "admin": admin, "scorer": scorer, "member": member,
-        "outsider": outsider, "guest": guest,
+        "club": club,
+        "other": other,
+        "admin": admin,
+        "scorer": scorer,
+        "member": member,
+        "outsider": outsider,
+        "guest": guest,
     }
 
 

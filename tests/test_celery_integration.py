@@ -37,7 +37,9 @@ def broker():
     # A queue of this test run's own, so that no other run's worker takes its tasks.
     app.conf.update(task_always_eager=False, task_default_queue=QUEUE)
     yield
-    app.conf.update(task_always_eager=settings.CELERY_TASK_ALWAYS_EAGER, task_default_queue="celery")
+    app.conf.update(
+        task_always_eager=settings.CELERY_TASK_ALWAYS_EAGER, task_default_queue="celery"
+    )
 
 
 @pytest.fixture
@@ -52,10 +54,28 @@ def worker(broker, tmp_path):
         "EMAIL_URL": f"filemail://{tmp_path}",
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "circolo", "worker", "--pool=solo",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING",
-         "-Q", QUEUE, "-n", f"{QUEUE}@%h"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "circolo",
+            "worker",
+            "--pool=solo",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=WARNING",
+            "-Q",
+            QUEUE,
+            "-n",
+            f"{QUEUE}@%h",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         yield tmp_path
@@ -99,7 +119,9 @@ def test_an_invitation_is_mailed_by_the_worker_after_commit(worker, people):
 def test_running_the_invitation_task_twice_mails_once(people, settings, mailoutbox):
     from clubs.tasks import send_invitation_email
 
-    invitation = services.create_invitation(club=people["club"], by=people["admin"], email="a@example.org")
+    invitation = services.create_invitation(
+        club=people["club"], by=people["admin"], email="a@example.org"
+    )
     assert len(mailoutbox) == 1  # eager in this run: sent on commit
     assert send_invitation_email(invitation.pk) == "nothing to send"
     assert len(mailoutbox) == 1

@@ -8,14 +8,22 @@ from matches.services import record_game
 
 pytestmark = pytest.mark.django_db
 
-SHORT_SPAZZ = {"game": "spazzumazz", "players": ["Zio Pino", "Mia"], "finish_order": ["Mia", "Zio Pino"]}
+SHORT_SPAZZ = {
+    "game": "spazzumazz",
+    "players": ["Zio Pino", "Mia"],
+    "finish_order": ["Mia", "Zio Pino"],
+}
 
 
 def play(club, guest, other):
-    record = {**SHORT_SPAZZ, "players": [guest.display_name, other.display_name],
-              "finish_order": [other.display_name, guest.display_name]}
-    return record_game(club=club, record=record,
-                       players={guest.display_name: guest, other.display_name: other})
+    record = {
+        **SHORT_SPAZZ,
+        "players": [guest.display_name, other.display_name],
+        "finish_order": [other.display_name, guest.display_name],
+    }
+    return record_game(
+        club=club, record=record, players={guest.display_name: guest, other.display_name: other}
+    )
 
 
 def test_merging_a_guest_moves_their_games_to_the_member(people):
@@ -63,8 +71,11 @@ def test_an_admin_merges_a_guest_from_the_members_page(client, people):
     member_player = club.players.get(user=people["member"])
     play(club, guest, club.players.get(user=people["scorer"]))
     client.force_login(people["admin"])
-    response = client.post(f"/clubs/{club.slug}/members/merge/",
-                           {"source": guest.pk, "target": member_player.pk}, follow=True)
+    response = client.post(
+        f"/clubs/{club.slug}/members/merge/",
+        {"source": guest.pk, "target": member_player.pk},
+        follow=True,
+    )
     assert response.status_code == 200
     assert GameRecord.objects.of_player(member_player).count() == 1
 

@@ -24,5 +24,6 @@ def test_health_is_503_and_names_what_is_down(client):
         response = client.get("/health/")
     assert response.status_code == 503
     assert response.json()["checks"]["cache"] == {
-        "status": "down", "detail": "ConnectionError: refused"
+        "status": "down",
+        "detail": "ConnectionError: refused",
     }

@@ -13,10 +13,16 @@ pytestmark = pytest.mark.django_db
 
 def test_an_admin_creates_an_invitation_from_the_members_page(client, people):
     client.force_login(people["admin"])
-    response = client.post(f"/clubs/{people['club'].slug}/invitations/", {"role": "scorer", "max_uses": 3})
+    response = client.post(
+        f"/clubs/{people['club'].slug}/invitations/", {"role": "scorer", "max_uses": 3}
+    )
     assert response.status_code == 302
     invitation = people["club"].invitations.get()
-    assert (invitation.role, invitation.max_uses, invitation.created_by) == ("scorer", 3, people["admin"])
+    assert (invitation.role, invitation.max_uses, invitation.created_by) == (
+        "scorer",
+        3,
+        people["admin"],
+    )
     page = client.get(f"/clubs/{people['club'].slug}/members/")
     assert invitation.get_absolute_url() in page.content.decode()
 
@@ -35,10 +41,17 @@ def test_a_signed_in_user_joins_through_the_link(client, people):
 
 def test_a_newcomer_creates_an_account_and_joins_in_one_step(client, people):
     invitation = services.create_invitation(club=people["club"], by=people["admin"])
-    response = client.post(invitation.get_absolute_url(), {
-        "username": "nuovo", "email": "nuovo@example.org", "first_name": "Nino", "last_name": "Nuovo",
-        "password1": PASSWORD, "password2": PASSWORD,
-    })
+    response = client.post(
+        invitation.get_absolute_url(),
+        {
+            "username": "nuovo",
+            "email": "nuovo@example.org",
+            "first_name": "Nino",
+            "last_name": "Nuovo",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
     assert response.status_code == 302
     membership = Membership.objects.get(club=people["club"], user__username="nuovo")
     assert people["club"].players.get(user=membership.user).display_name == "Nino Nuovo"
@@ -47,9 +60,15 @@ def test_a_newcomer_creates_an_account_and_joins_in_one_step(client, people):
 
 def test_a_weak_password_at_signup_is_a_form_error_and_nobody_joins(client, people):
     invitation = services.create_invitation(club=people["club"], by=people["admin"])
-    response = client.post(invitation.get_absolute_url(), {
-        "username": "nuovo", "email": "nuovo@example.org", "password1": "12345678", "password2": "12345678",
-    })
+    response = client.post(
+        invitation.get_absolute_url(),
+        {
+            "username": "nuovo",
+            "email": "nuovo@example.org",
+            "password1": "12345678",
+            "password2": "12345678",
+        },
+    )
     assert response.status_code == 200
     assert response.context["signup"].errors["password2"]
     assert not Membership.objects.filter(user__username="nuovo").exists()
@@ -58,7 +77,9 @@ def test_a_weak_password_at_signup_is_a_form_error_and_nobody_joins(client, peop
 
 
 def test_an_invitation_for_a_guest_hands_the_guest_over(client, people):
-    invitation = services.create_invitation(club=people["club"], by=people["admin"], player=people["guest"])
+    invitation = services.create_invitation(
+        club=people["club"], by=people["admin"], player=people["guest"]
+    )
     client.force_login(people["outsider"])
     client.post(invitation.get_absolute_url())
     people["guest"].refresh_from_db()
@@ -74,7 +95,10 @@ def test_a_spent_invitation_is_refused_with_a_clear_message(client, people, spoi
         invitation.expires_at = timezone.now() - timedelta(minutes=1)
         invitation.save()
     else:
-        services.accept_invitation(token=invitation.token, user=people["member"].__class__.objects.create_user("x1", password=PASSWORD))
+        services.accept_invitation(
+            token=invitation.token,
+            user=people["member"].__class__.objects.create_user("x1", password=PASSWORD),
+        )
     client.force_login(people["outsider"])
     page = client.get(invitation.get_absolute_url())
     assert page.context["usable"] is False
@@ -97,5 +121,7 @@ def test_joining_twice_is_refused(people):
 
 def test_an_invitation_to_claim_a_guest_is_single_use(people):
     with pytest.raises(ValidationError) as error:
-        services.create_invitation(club=people["club"], by=people["admin"], player=people["guest"], max_uses=2)
+        services.create_invitation(
+            club=people["club"], by=people["admin"], player=people["guest"], max_uses=2
+        )
     assert "max_uses" in error.value.message_dict

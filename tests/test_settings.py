@@ -18,8 +18,18 @@ PROBE = (
     "'eager': settings.CELERY_TASK_ALWAYS_EAGER, 'debug': settings.DEBUG,"
     "'hosts': settings.ALLOWED_HOSTS, 'email': settings.EMAIL_BACKEND}))"
 )
-SERVICE_VARS = ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER", "DEBUG", "SECRET_KEY",
-                "ALLOWED_HOSTS", "SECURE", "EMAIL_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")
+SERVICE_VARS = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "CELERY_TASK_ALWAYS_EAGER",
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "SECURE",
+    "EMAIL_URL",
+    "CELERY_BROKER_URL",
+    "CELERY_RESULT_BACKEND",
+)
 
 
 def clean_env(**overrides: str) -> dict[str, str]:
@@ -30,8 +40,14 @@ def clean_env(**overrides: str) -> dict[str, str]:
 
 
 def probe(**env: str) -> dict:
-    run = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=clean_env(**env),
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=clean_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout)
 
@@ -59,8 +75,11 @@ def test_redis_url_switches_broker_backend_and_cache_to_redis_and_tasks_to_a_wor
 
 
 def test_debug_hosts_and_email_come_from_the_environment():
-    found = probe(DEBUG="true", ALLOWED_HOSTS="circolo.example,www.circolo.example",
-                  EMAIL_URL="smtp://mailer:pw@smtp.example:587")
+    found = probe(
+        DEBUG="true",
+        ALLOWED_HOSTS="circolo.example,www.circolo.example",
+        EMAIL_URL="smtp://mailer:pw@smtp.example:587",
+    )
     assert found["debug"] is True
     assert found["hosts"] == ["circolo.example", "www.circolo.example"]
     assert found["email"] == "django.core.mail.backends.smtp.EmailBackend"
@@ -77,7 +96,11 @@ PRODUCTION = {
 def test_production_settings_pass_check_deploy_with_no_warnings():
     run = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=clean_env(**PRODUCTION), capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=clean_env(**PRODUCTION),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "no issues" in run.stdout
@@ -87,7 +110,10 @@ def test_production_settings_pass_check_deploy_with_no_warnings():
 def test_check_deploy_flags_an_unsafe_production_setting(unsafe):
     run = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=clean_env(**{**PRODUCTION, **unsafe}), capture_output=True, text=True,
+        cwd=ROOT,
+        env=clean_env(**{**PRODUCTION, **unsafe}),
+        capture_output=True,
+        text=True,
         timeout=120,
     )
     assert run.returncode != 0

@@ -16,12 +16,54 @@ from clubs.models import Club, Role, Season
 
 DEMO_SLUG = "la-matta"
 DEMO_PASSWORD = "carte-in-tavola-2026"
-FIRST = ["Giulia", "Marco", "Francesca", "Luca", "Chiara", "Alessandro", "Sara", "Matteo",
-         "Elena", "Davide", "Martina", "Simone", "Valentina", "Andrea", "Federica", "Stefano",
-         "Silvia", "Paolo", "Laura", "Giorgio", "Anna", "Roberto"]
-LAST = ["Rossi", "Bianchi", "Esposito", "Romano", "Colombo", "Ricci", "Marino", "Greco",
-        "Bruno", "Gallo", "Conti", "De Luca", "Mancini", "Costa", "Giordano", "Rizzo",
-        "Lombardi", "Moretti", "Barbieri", "Fontana", "Santoro", "Mariani"]
+FIRST = [
+    "Giulia",
+    "Marco",
+    "Francesca",
+    "Luca",
+    "Chiara",
+    "Alessandro",
+    "Sara",
+    "Matteo",
+    "Elena",
+    "Davide",
+    "Martina",
+    "Simone",
+    "Valentina",
+    "Andrea",
+    "Federica",
+    "Stefano",
+    "Silvia",
+    "Paolo",
+    "Laura",
+    "Giorgio",
+    "Anna",
+    "Roberto",
+]
+LAST = [
+    "Rossi",
+    "Bianchi",
+    "Esposito",
+    "Romano",
+    "Colombo",
+    "Ricci",
+    "Marino",
+    "Greco",
+    "Bruno",
+    "Gallo",
+    "Conti",
+    "De Luca",
+    "Mancini",
+    "Costa",
+    "Giordano",
+    "Rizzo",
+    "Lombardi",
+    "Moretti",
+    "Barbieri",
+    "Fontana",
+    "Santoro",
+    "Mariani",
+]
 GUESTS = ["Zio Pino", "Nonna Rina", "Il Professore", "Tonino", "Carmela", "Beppe", "Wanda", "Ugo"]
 
 
@@ -37,7 +79,9 @@ class Command(BaseCommand):
             Club.objects.filter(slug=DEMO_SLUG).delete()
             User.objects.filter(username__startswith="demo-").delete()
         if Club.objects.filter(slug=DEMO_SLUG).exists():
-            self.stdout.write(f"The demo club is already there (/clubs/{DEMO_SLUG}/); nothing to do.")
+            self.stdout.write(
+                f"The demo club is already there (/clubs/{DEMO_SLUG}/); nothing to do."
+            )
             self._print_logins()
             return
         with transaction.atomic():
@@ -48,8 +92,14 @@ class Command(BaseCommand):
     def _user(self, User, username, first, last, *, staff=False):
         user = User.objects.filter(username=username).first()
         if user is None:
-            user = User(username=username, first_name=first, last_name=last,
-                        email=f"{username}@example.org", is_staff=staff, is_superuser=staff)
+            user = User(
+                username=username,
+                first_name=first,
+                last_name=last,
+                email=f"{username}@example.org",
+                is_staff=staff,
+                is_superuser=staff,
+            )
             user.set_password(DEMO_PASSWORD)
             user.save()
         return user
@@ -58,8 +108,12 @@ class Command(BaseCommand):
         rng = random.Random(2026)
         admin = self._user(User, "demo-admin", "Giovanna", "Ferrari", staff=True)
         club = services.create_club(
-            name="Circolo La Matta", founder=admin, slug=DEMO_SLUG, city="Bologna",
-            is_public=True, language="it",
+            name="Circolo La Matta",
+            founder=admin,
+            slug=DEMO_SLUG,
+            city="Bologna",
+            is_public=True,
+            language="it",
         )
         scorer = self._user(User, "demo-scorer", "Nicola", "Pellegrini")
         services.add_member(club=club, user=scorer, role=Role.SCORER)
@@ -69,15 +123,24 @@ class Command(BaseCommand):
             services.add_member(club=club, user=user, role=Role.MEMBER)
         for guest in GUESTS:
             services.add_guest(club=club, display_name=guest)
-        Season.objects.create(club=club, name="Stagione 2025/26", start=date(2025, 9, 1), end=date(2026, 8, 31))
-        Season.objects.create(club=club, name="Stagione 2026/27", start=date(2026, 9, 1), end=date(2027, 8, 31))
+        Season.objects.create(
+            club=club, name="Stagione 2025/26", start=date(2025, 9, 1), end=date(2026, 8, 31)
+        )
+        Season.objects.create(
+            club=club, name="Stagione 2026/27", start=date(2026, 9, 1), end=date(2027, 8, 31)
+        )
         services.update_house_rules(club=club, game="singapore", values={}, by=admin)
         services.update_house_rules(
             club=club, game="singapore", values={"joker_sequence_multipliers": True}, by=admin
         )
-        services.update_house_rules(club=club, game="spazzumazz", values={"idiot_min_games": 5}, by=admin)
+        services.update_house_rules(
+            club=club, game="spazzumazz", values={"idiot_min_games": 5}, by=admin
+        )
         private = services.create_club(
-            name="Circolo dei Giocatori Riservati", founder=admin, slug="riservato", city="Modena",
+            name="Circolo dei Giocatori Riservati",
+            founder=admin,
+            slug="riservato",
+            city="Modena",
             is_public=False,
         )
         services.add_guest(club=private, display_name="Ospite Misterioso")
