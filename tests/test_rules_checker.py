@@ -124,11 +124,11 @@ def _sputo_log() -> dict[str, object]:
 def _spazzumazz_log() -> dict[str, object]:
     """Three players' deal from two decks and a few turns of every kind."""
     cards = _shuffled(format_cards(decks(2)), 2)
-    deal: dict[str, object] = {}
+    deal: dict[str, Any] = {}
     for index, name in enumerate(["Anna", "Bruno", "Carla"]):
         own = cards[index * 11 : index * 11 + 11]
         deal[name] = {"face_down": own[:3], "face_up": own[3:6], "hand": own[6:]}
-    hands = {name: entry["hand"] for name, entry in deal.items()}  # type: ignore[index]
+    hands = {name: entry["hand"] for name, entry in deal.items()}
     return {
         "game": "spazzumazz",
         "players": ["Anna", "Bruno", "Carla"],
@@ -140,7 +140,7 @@ def _spazzumazz_log() -> dict[str, object]:
                 "player": "Bruno",
                 "play": [hands["Bruno"][1]],
                 "face_up": [deal["Bruno"]["face_up"][0]],
-            },  # type: ignore[index]
+            },
             {"player": "Carla", "pickup": True},
             {"player": "Anna", "blind": 0},
             {"player": "Bruno", "play": [], "face_up": ["QS"]},
@@ -790,7 +790,7 @@ json_values = st.recursive(
 )
 
 
-def _paths(value: object, limit_cards: bool) -> Iterator[tuple[object, object]]:
+def _paths(value: object, limit_cards: bool) -> Iterator[tuple[Any, Any]]:
     """Every (container, key) in ``value``; with ``limit_cards``, two of each card list."""
     if isinstance(value, dict):
         for key, child in value.items():
@@ -844,23 +844,23 @@ def mutated_records(draw: st.DrawFn) -> dict[str, object]:
             st.sampled_from(["plausible"] * 4 + ["replace"] * 3 + ["delete", "add", "copy"])
         )
         if action == "plausible":
-            container[key] = draw(_plausible(container[key]))  # type: ignore[index]
+            container[key] = draw(_plausible(container[key]))
         elif action == "replace":
-            container[key] = draw(json_values)  # type: ignore[index]
+            container[key] = draw(json_values)
         elif action == "delete":
-            del container[key]  # type: ignore[attr-defined]
+            del container[key]
         elif action == "add" and isinstance(container, dict):
             container[draw(st.sampled_from(FIELD_NAMES))] = draw(json_values)
         elif action == "add" and isinstance(container, list):
-            container.insert(key, draw(json_values))  # type: ignore[arg-type]
+            container.insert(key, draw(json_values))
         elif isinstance(container, list):
-            container.append(copy.deepcopy(container[key]))  # type: ignore[index]
+            container.append(copy.deepcopy(container[key]))
         else:
-            container[draw(st.sampled_from(FIELD_NAMES))] = copy.deepcopy(container[key])  # type: ignore[index]
+            container[draw(st.sampled_from(FIELD_NAMES))] = copy.deepcopy(container[key])
     return record
 
 
-JUNK = [
+JUNK: list[object] = [
     None, True, False, 0, -1, 1, 10**30, -(10**300), 1.5, -0.0, 1e308, "", "QS", "JOKER",
     "\ud800", "Q" * 10_000, [], [[[]]], ["QS", 3], {}, {"": None}, {"QS": ["JK"]},
 ]  # fmt: skip
@@ -912,7 +912,7 @@ class TestJunkNeverCrashes:
             for junk in JUNK:
                 record = copy.deepcopy(base)
                 container, key = list(_paths(record, limit_cards=True))[index]
-                container[key] = copy.deepcopy(junk)  # type: ignore[index]
+                container[key] = copy.deepcopy(junk)
                 try:
                     checked(record)
                 except Exception as error:
@@ -927,7 +927,7 @@ class TestJunkNeverCrashes:
         for index, _ in enumerate(list(_paths(base, limit_cards=True))):
             record = copy.deepcopy(base)
             container, key = list(_paths(record, limit_cards=True))[index]
-            del container[key]  # type: ignore[attr-defined]
+            del container[key]
             checked(record)
 
     @pytest.mark.parametrize(

@@ -146,7 +146,7 @@ class TestDefaults:
     def test_settings_are_frozen(self) -> None:
         settings = parse_house_rules("singapore", None)
         with pytest.raises(dataclasses.FrozenInstanceError):
-            settings.cap = 5  # type: ignore[misc]
+            settings.cap = 5  # type: ignore[misc, union-attr]
 
 
 class TestGoodValues:
