@@ -113,7 +113,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+CELERY_BEAT_SCHEDULE = {
+    "housekeeping": {"task": "circolo.housekeeping", "schedule": 24 * 60 * 60},
+}
 CELERY_TIMEZONE = "Europe/Rome"
 
 # --- Auth

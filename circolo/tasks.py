@@ -1,7 +1,22 @@
 from celery import shared_task
+from django.contrib.sessions.models import Session
+from django.utils import timezone
 
 
 @shared_task(name="circolo.ping", acks_late=True)
 def ping() -> str:
     """A no-op that proves a worker is consuming the broker (health checks and tests)."""
     return "pong"
+
+
+@shared_task(name="circolo.housekeeping", acks_late=True)
+def housekeeping(log_age_days: int = 30) -> dict[str, int]:
+    """Daily (beat): drop expired sessions and login logs older than ``log_age_days``.
+
+    Idempotent: running it twice deletes nothing more the second time.
+    """
+    from axes.handlers.proxy import AxesProxyHandler
+
+    sessions, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
+    logs = AxesProxyHandler.reset_logs(age_days=log_age_days)
+    return {"sessions": sessions, "login_logs": logs}

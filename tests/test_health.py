@@ -27,3 +27,26 @@ def test_health_is_503_and_names_what_is_down(client):
         "status": "down",
         "detail": "ConnectionError: refused",
     }
+
+
+@pytest.mark.django_db
+def test_housekeeping_drops_expired_sessions_and_old_login_logs_and_is_safe_twice():
+    from datetime import timedelta
+
+    from axes.models import AccessLog
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    from circolo.tasks import housekeeping
+
+    now = timezone.now()
+    Session.objects.create(session_key="old", session_data="", expire_date=now - timedelta(days=1))
+    Session.objects.create(session_key="new", session_data="", expire_date=now + timedelta(days=1))
+    old = AccessLog.objects.create(username="x", ip_address="127.0.0.1", user_agent="t")
+    AccessLog.objects.filter(pk=old.pk).update(attempt_time=now - timedelta(days=40))
+    AccessLog.objects.create(username="y", ip_address="127.0.0.1", user_agent="t")
+
+    assert housekeeping.delay().get() == {"sessions": 1, "login_logs": 1}
+    assert housekeeping.delay().get() == {"sessions": 0, "login_logs": 0}
+    assert list(Session.objects.values_list("session_key", flat=True)) == ["new"]
+    assert list(AccessLog.objects.values_list("username", flat=True)) == ["y"]
