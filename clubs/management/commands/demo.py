@@ -15,6 +15,7 @@ from clubs import services
 from clubs.models import Club, Role, Season
 
 DEMO_SLUG = "la-matta"
+PRIVATE_SLUG = "riservato"
 DEMO_PASSWORD = "carte-in-tavola-2026"
 FIRST = [
     "Giulia",
@@ -76,7 +77,7 @@ class Command(BaseCommand):
     def handle(self, *args, reset: bool = False, **options):
         User = get_user_model()
         if reset:
-            Club.objects.filter(slug=DEMO_SLUG).delete()
+            Club.objects.filter(slug__in=[DEMO_SLUG, PRIVATE_SLUG]).delete()
             User.objects.filter(username__startswith="demo-").delete()
         if Club.objects.filter(slug=DEMO_SLUG).exists():
             self.stdout.write(
@@ -139,7 +140,7 @@ class Command(BaseCommand):
         private = services.create_club(
             name="Circolo dei Giocatori Riservati",
             founder=admin,
-            slug="riservato",
+            slug=PRIVATE_SLUG,
             city="Modena",
             is_public=False,
         )

@@ -1,0 +1,47 @@
+from io import StringIO
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+from django.test import RequestFactory
+
+from clubs.management.commands.demo import DEMO_PASSWORD, DEMO_SLUG
+from clubs.models import Club, Player, Role
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args) -> str:
+    out = StringIO()
+    call_command("demo", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_the_demo_builds_a_realistic_club_and_prints_the_logins():
+    output = run()
+    club = Club.objects.get(slug=DEMO_SLUG)
+    players = club.players.active()
+    assert 28 <= players.count() <= 35
+    assert players.guests().count() >= 5
+    roles = set(club.memberships.values_list("role", flat=True))
+    assert roles == {Role.ADMIN, Role.SCORER, Role.MEMBER}
+    assert club.seasons.count() >= 1
+    assert club.current_house_rules("singapore") is not None
+    assert DEMO_PASSWORD in output and "demo-admin" in output and "demo-scorer" in output
+    request = RequestFactory().post("/accounts/login/")
+    assert authenticate(request, username="demo-scorer", password=DEMO_PASSWORD) is not None
+
+
+def test_running_the_demo_twice_changes_nothing():
+    run()
+    counts = (Club.objects.count(), Player.objects.count())
+    output = run()
+    assert "already there" in output
+    assert (Club.objects.count(), Player.objects.count()) == counts
+
+
+def test_reset_rebuilds_the_demo():
+    run()
+    Club.objects.get(slug=DEMO_SLUG).players.filter(display_name="Wanda").delete()
+    run("--reset")
+    assert Club.objects.get(slug=DEMO_SLUG).players.filter(display_name="Wanda").exists()
