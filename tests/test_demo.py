@@ -45,3 +45,15 @@ def test_reset_rebuilds_the_demo():
     Club.objects.get(slug=DEMO_SLUG).players.filter(display_name="Wanda").delete()
     run("--reset")
     assert Club.objects.get(slug=DEMO_SLUG).players.filter(display_name="Wanda").exists()
+
+
+def test_a_slug_taken_by_a_real_club_is_a_clear_error_and_nothing_is_half_built(make_user):
+    from django.core.management.base import CommandError
+
+    from clubs import services
+    from clubs.management.commands.demo import PRIVATE_SLUG
+
+    services.create_club(name="Real", founder=make_user("real"), slug=PRIVATE_SLUG)
+    with pytest.raises(CommandError, match="Cannot build the demo"):
+        run()
+    assert not Club.objects.filter(slug=DEMO_SLUG).exists()

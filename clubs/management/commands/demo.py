@@ -8,7 +8,8 @@ import random
 from datetime import date
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubs import services
@@ -85,8 +86,11 @@ class Command(BaseCommand):
             )
             self._print_logins()
             return
-        with transaction.atomic():
-            self._build(User)
+        try:
+            with transaction.atomic():
+                self._build(User)
+        except ValidationError as error:
+            raise CommandError(f"Cannot build the demo: {'; '.join(error.messages)}") from error
         self.stdout.write(self.style.SUCCESS(f"Demo club created: /clubs/{DEMO_SLUG}/"))
         self._print_logins()
 
