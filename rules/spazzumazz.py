@@ -345,6 +345,8 @@ class Table:
         self._top = 0  # rank of the top card; 0 for an empty pile
         self._run = 0  # how many cards of the top rank lie in a row on top
         self._turn = 0  # index of the seat on turn
+        # The seat after each seat among those still in: passing the turn is one lookup.
+        self._next = [(i + 1) % len(self._seats) for i in range(len(self._seats))]
         self._left = len(self._seats)
         self._finish: list[str] = []
         self.sweeps = 0
@@ -491,10 +493,15 @@ class Table:
 
     def _play(self, seat: _Seat, codes: tuple[int, ...], ups: tuple[int, ...], at: int) -> None:
         counts = seat.counts
-        if len(codes) == 1:
-            missing = [] if counts[codes[0]] else list(codes)
-        else:
-            missing = [c for c in set(codes) if counts[c] < codes.count(c)]
+        if len(codes) == 1 and not ups:  # the commonest play, checked in short
+            rank = _RANK_OF[codes[0]]
+            if counts[codes[0]] and _OK[self._top][rank]:
+                counts[codes[0]] -= 1
+                seat.ranks[rank] -= 1
+                seat.size -= 1
+                self._laid(seat, rank, codes)
+                return
+        missing = [c for c in set(codes) if counts[c] < codes.count(c)]
         if missing:
             raise RuleViolation(
                 "not_in_hand",
@@ -544,6 +551,10 @@ class Table:
             seat.size -= len(codes)
         if ups:
             seat.face_up = left
+        self._laid(seat, rank, played)
+
+    def _laid(self, seat: _Seat, rank: int, played: tuple[int, ...]) -> None:
+        """After a legal play from hand or face up: the pile, the draw, the turn."""
         swept = self._lay(rank, played)
         if seat.size < DRAW_UP_TO and self._drawn < len(self._stock):
             drawn = self._drawn
@@ -592,16 +603,24 @@ class Table:
         return False
 
     def _after_play(self, seat: _Seat, swept: bool) -> None:
-        if not (seat.size or seat.face_up or seat.face_down):
-            seat.out = True
-            self._finish.append(seat.name)
-            self._left -= 1
-            if self._left == 1:
-                self._finish.extend(s.name for s in self._seats if not s.out)
-                return
-            self._pass()
-        elif not swept:
-            self._pass()
+        if seat.size or seat.face_up or seat.face_down:
+            if not swept:
+                self._turn = self._next[self._turn]
+            return
+        seat.out = True
+        self._finish.append(seat.name)
+        self._left -= 1
+        if self._left == 1:
+            self._finish.extend(s.name for s in self._seats if not s.out)
+            return
+        # Relink every seat (in or out) to the next seat still in, then pass the turn.
+        seats, count = self._seats, len(self._seats)
+        following = -1
+        for i in [*range(count - 1, -1, -1)] * 2:
+            self._next[i] = following
+            if not seats[i].out:
+                following = i
+        self._turn = self._next[self._turn]
 
     def _pick_up(self, seat: _Seat) -> None:
         seat.take(self._pile)
@@ -611,13 +630,7 @@ class Table:
         self._run = 0
 
     def _pass(self) -> None:
-        seats = self._seats
-        turn = self._turn
-        while True:
-            turn = (turn + 1) % len(seats)
-            if not seats[turn].out:
-                self._turn = turn
-                return
+        self._turn = self._next[self._turn]
 
 
 def _run(table: Table, steps: Sequence[_Step]) -> Outcome:
@@ -690,22 +703,22 @@ def _read_steps(phase: Phase, raw_turns: list[object], players: frozenset[str]) 
         if pickup is None and blind is None:
             codes: tuple[int, ...] = ()
             ups: tuple[int, ...] = ()
-            if play is not None:
-                try:
-                    codes = tuple(map(code_of, play))
-                except (KeyError, TypeError):
-                    codes = _parse_codes(phase, play, f"turns[{index}].play")
-                else:
-                    if type(play) is not list:
+            if type(play) is list:
+                if play:
+                    try:
+                        codes = tuple(map(code_of, play))
+                    except (KeyError, TypeError):
                         codes = _parse_codes(phase, play, f"turns[{index}].play")
-            if face_up is not None:
-                try:
-                    ups = tuple(map(code_of, face_up))
-                except (KeyError, TypeError):
-                    ups = _parse_codes(phase, face_up, f"turns[{index}].face_up")
-                else:
-                    if type(face_up) is not list:
+            elif play is not None:
+                codes = _parse_codes(phase, play, f"turns[{index}].play")
+            if type(face_up) is list:
+                if face_up:
+                    try:
+                        ups = tuple(map(code_of, face_up))
+                    except (KeyError, TypeError):
                         ups = _parse_codes(phase, face_up, f"turns[{index}].face_up")
+            elif face_up is not None:
+                ups = _parse_codes(phase, face_up, f"turns[{index}].face_up")
             if not (play or face_up):  # the raw lists: an unknown card is not "no card"
                 raise bad_record(
                     f"turns[{index}] plays no card: it needs play, face_up, pickup or blind",

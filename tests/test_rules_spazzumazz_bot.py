@@ -105,6 +105,8 @@ def mutated(draw: st.DrawFn) -> dict:
     for _ in range(draw(st.integers(1, 4))):
         i = draw(st.integers(0, len(turns) - 1))
         kind = draw(st.integers(0, 9))
+        if kind in (3, 4, 5, 7) and not isinstance(turns[i], dict):
+            continue  # an earlier mutation made it junk
         if kind == 0:
             del turns[i]
         elif kind == 1:
@@ -117,7 +119,7 @@ def mutated(draw: st.DrawFn) -> dict:
         elif kind == 4 and turns[i].get("play"):
             turns[i]["play"][0] = draw(TOKENS)
         elif kind == 5:
-            turns[i] = {"player": turns[i]["player"], "blind": draw(st.integers(-5, 2**70))}
+            turns[i] = {"player": turns[i].get("player"), "blind": draw(st.integers(-5, 2**70))}
         elif kind == 6:
             turns[i] = draw(JSON)
         elif kind == 7:
