@@ -33,6 +33,10 @@ Rulings on what RULES.md leaves open:
 * "In a row" counts the cards of the top rank lying consecutively on top of the pile,
   across plays and players; a 2 covering them starts a new run (of 2s).
 * ``not_finished`` has ``at`` = the number of turns (the index of the turn that is missing).
+* A pickup from a player with no legal play is allowed whatever the pile holds; a blind
+  card that cannot go is put on the pile, which the player then takes up (one pickup).
+* Played through the Python API (:meth:`Table.apply`), a turn by someone who is not a player
+  is ``out_of_turn``; in a record it is exit 2, found before any rule is applied.
 * ``bad_deal`` names the field (``deal.<name>.hand`` ...) for a wrong count, and ``stock``
   with the missing and extra cards when the deal and stock are not exactly the decks.
 * Statistics: see :func:`renamed_after` for the tie-break.
@@ -805,7 +809,9 @@ def _check_counts(
 
 
 def _players(record: Mapping[str, object]) -> list[str]:
-    return player_names(field(dict(record), "players", list), "players", minimum=2)
+    if "players" not in record:
+        raise bad_record("players is missing", "players")
+    return player_names(record["players"], "players", minimum=2)
 
 
 def _read(
