@@ -444,8 +444,8 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
                 )
     with Phase() as copies:
         counts = Counter(winner + loser)
-        for card, count in sorted(counts.items(), key=lambda item: item[0]):
-            allowed = 2
+        allowed = 2
+        for card, count in sorted(item for item in counts.items() if item[1] > allowed):
             if count > allowed:
                 what = "jokers" if card.is_joker else f"copies of {card}"
                 copies.add(

@@ -318,7 +318,7 @@ def search(codes: Sequence[int], limit: JokerLimit = "half") -> SearchResult:
             return SearchResult(Status.CLOSED, _build_melds(total, limit, jokers, best))
         # Every card has partners, yet no arrangement with one sequence per suit exists:
         # ask the tree search whether one with two sequences of a suit would.
-        if reference_min_combinations(codes, limit, same_suit_rule=False) is not None:
+        if _closes_relaxed(total, limit, jokers):
             return _SAME_SUIT
     return _NOT_CLOSED
 
@@ -384,6 +384,8 @@ def _best_choice(total: int, limit: JokerLimit, jokers: int) -> _Choice | None:
     if jokers > 2:
         return None
     ranks = _RANK_TABLES[limit, jokers]
+    support = _filter_tables(limit, jokers)
+    windows = support[0] if support is not None else None
     fixed: list[tuple[int, Option]] = []
     free: list[tuple[int, tuple[Option, ...]]] = []
     base_pattern = base_need = base_spare = base_splits = base_combos = 0
@@ -393,6 +395,17 @@ def _best_choice(total: int, limit: JokerLimit, jokers: int) -> _Choice | None:
         block = blocks & 0xFF
         if block:
             options = ranks.get(rank, block)
+            if len(options) > 1 and windows is not None:
+                # A card goes to its suit's sequence only if it has neighbours for one.
+                barred = 0
+                for suit in range(4):
+                    if (
+                        block >> (2 * suit) & 3
+                        and not windows[(total >> _WINDOW_SHIFT[suit * 13 + rank]) & 0x3FFF]
+                    ):
+                        barred |= 1 << suit
+                if barred:
+                    options = tuple(option for option in options if not option[5] & barred)
             if len(options) == 1:
                 option = options[0]
                 fixed.append((rank, option))
@@ -506,6 +519,156 @@ def _build_melds(
             sets.append((*naturals, *[JOKER_CODE] * set_jokers[rank]))
     sequences.sort(key=lambda meld: (-len(meld), next(c for c in meld if c != JOKER_CODE) // 13))
     return (*sequences, *sets)
+
+
+# ---------------------------------------------------------------------------------------
+# The relaxed search: would the hand close if a suit could hold several sequences?
+# The same structure, except that a rank may send both copies of a card to its suit's
+# sequences, and each suit's cards (up to two of a rank: 2 bits per rank, 32 per suit)
+# are split into runs by a small memoised search per suit pattern.
+
+_INF = 99
+_RELAXED_OPTIONS: dict[tuple[JokerLimit, int, int, int], tuple[Option, ...]] = {}
+_RUN_COSTS: dict[tuple[JokerLimit, int], tuple[int, int, int]] = {}
+
+
+def _relaxed_options(limit: JokerLimit, jokers: int, rank: int, block: int) -> tuple[Option, ...]:
+    """Like :func:`_rank_options`, but each suit may send 0, 1 or 2 copies to sequences;
+    an option's pattern holds the copies sent (2-bit fields) and its mask the suits
+    sending any."""
+    key = (limit, jokers, rank, block)
+    found = _RELAXED_OPTIONS.get(key)
+    if found is not None:
+        return found
+    counts = _field_counts(block, 4)
+    total = sum(counts)
+    options: list[Option] = []
+    for sent in product(*(range(n + 1) for n in counts)):
+        left = total - sum(sent)
+        pattern = sum(n << (32 * suit + 2 * rank) for suit, n in enumerate(sent))
+        mask = sum(1 << suit for suit, n in enumerate(sent) if n)
+        if left == 0:
+            options.append((pattern, 0, 0, 0, 0, mask, 0))
+            continue
+        need = max(0, 3 - left)
+        if limit == "half":
+            ok, cap, splits = need <= left, left, 0
+        elif limit == "one":
+            ok, cap, splits = need <= 1, 1, int(left >= 4)
+        else:
+            ok, cap, splits = True, 99, 0
+        if ok and need <= jokers:
+            options.append((pattern, need, cap - need, splits, 1, mask, left))
+    _RELAXED_OPTIONS[key] = result = tuple(options)
+    return result
+
+
+def _run_costs(limit: JokerLimit, pattern: int) -> tuple[int, int, int]:
+    """Fewest runs holding a suit's cards (2-bit counts per rank) using exactly 0, 1 or
+    2 jokers (``_INF`` when impossible)."""
+    key = (limit, pattern)
+    found = _RUN_COSTS.get(key)
+    if found is None:
+        counts = _field_counts(pattern, 13)
+        found = tuple(_fewest_runs(limit, counts, jokers, {}) for jokers in range(3))  # type: ignore[assignment]
+        _RUN_COSTS[key] = found  # type: ignore[assignment]
+    return found  # type: ignore[return-value]
+
+
+def _fewest_runs(
+    limit: JokerLimit, counts: list[int], jokers: int, memo: dict[tuple[tuple[int, ...], int], int]
+) -> int:
+    key = (tuple(counts), jokers)
+    if key in memo:
+        return memo[key]
+    first = next((rank for rank in range(13) if counts[rank]), None)
+    if first is None:
+        return 0 if jokers == 0 else _INF
+    best = _INF
+    counts[first] -= 1
+    distinct = sum(1 for n in counts if n) + 1
+    for length in range(3, min(13, distinct + jokers) + 1):
+        for offset in range(length):
+            start = (first - offset) % 13
+            others = [(start + i) % 13 for i in range(length) if i != offset]
+            if sum(1 for r in others if not counts[r]) > jokers:
+                continue
+            for use in product(*((True, False) if counts[r] else (False,) for r in others)):
+                used_jokers = len(others) - sum(use)
+                naturals = 1 + sum(use)
+                if used_jokers > jokers or naturals < 2:
+                    continue
+                if not _limit_ok(limit, naturals, used_jokers):
+                    continue
+                taken = [r for r, u in zip(others, use, strict=True) if u]
+                for r in taken:
+                    counts[r] -= 1
+                best = min(best, 1 + _fewest_runs(limit, counts, jokers - used_jokers, memo))
+                for r in taken:
+                    counts[r] += 1
+    counts[first] += 1
+    memo[key] = best
+    return best
+
+
+def _closes_relaxed(total: int, limit: JokerLimit, jokers: int) -> bool:
+    """Whether the hand closes when a suit may hold several sequences."""
+    if jokers > 2:
+        return False
+    support = _filter_tables(limit, jokers)
+    windows = support[0] if support is not None else None
+    choices: list[tuple[Option, ...]] = []
+    blocks = total & ((1 << 104) - 1)
+    rank = 0
+    while blocks:
+        block = blocks & 0xFF
+        if block:
+            options = _relaxed_options(limit, jokers, rank, block)
+            if len(options) > 1 and windows is not None:
+                barred = 0
+                for suit in range(4):
+                    if (
+                        block >> (2 * suit) & 3
+                        and not windows[(total >> _WINDOW_SHIFT[suit * 13 + rank]) & 0x3FFF]
+                    ):
+                        barred |= 1 << suit
+                options = tuple(option for option in options if not option[5] & barred)
+            if not options:
+                return False
+            choices.append(options)
+        blocks >>= 8
+        rank += 1
+    for picked in product(*choices):
+        pattern = need = spare = splits = 0
+        for option in picked:
+            pattern += option[0]
+            need += option[1]
+            spare += option[2]
+            splits += option[3]
+        if need > jokers:
+            continue
+        # Jokers beyond the sets' needs: the sets hold up to need + spare (+ splits under
+        # "one"); the rest go to the suits' runs, in any split between suits.
+        reachable = {0}
+        while pattern:
+            run = pattern & 0xFFFFFFFF
+            if run:
+                costs = _run_costs(limit, run)
+                reachable = {
+                    used + more
+                    for used in reachable
+                    for more in range(3)
+                    if costs[more] < _INF and used + more <= jokers
+                }
+                if not reachable:
+                    break
+            pattern >>= 32
+        else:
+            for used in reachable:
+                left = jokers - used
+                if need <= left <= need + spare + splits:
+                    return True
+    return False
 
 
 # ---------------------------------------------------------------------------------------
