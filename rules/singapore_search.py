@@ -384,6 +384,7 @@ def _best_choice(total: int, limit: JokerLimit, jokers: int) -> _Choice | None:
     if jokers > 2:
         return None
     ranks = _RANK_TABLES[limit, jokers]
+    table = ranks.table
     support = _filter_tables(limit, jokers)
     windows = support[0] if support is not None else None
     fixed: list[tuple[int, Option]] = []
@@ -394,7 +395,7 @@ def _best_choice(total: int, limit: JokerLimit, jokers: int) -> _Choice | None:
     while blocks:
         block = blocks & 0xFF
         if block:
-            options = ranks.get(rank, block)
+            options = table[rank * 256 + block] or ranks.get(rank, block)
             if len(options) > 1 and windows is not None:
                 # A card goes to its suit's sequence only if it has neighbours for one.
                 barred = 0
@@ -473,52 +474,73 @@ def _build_melds(
 ) -> tuple[tuple[int, ...], ...]:
     """The melds of a chosen arrangement, with every joker placed."""
     needs, spares = _SEQUENCE_TABLES[limit]
-    pattern = sum(option[0] for _, option in choice)
-    runs = [(suit, (pattern >> (16 * suit)) & 0x1FFF) for suit in range(4)]
-    runs = [(suit, run) for suit, run in runs if run]
-    seq_jokers = {suit: needs[run] for suit, run in runs}
-    set_jokers = {rank: option[1] for rank, option in choice if option[6]}
-    extra = jokers - sum(seq_jokers.values()) - sum(set_jokers.values())
-    for suit, run in runs:
-        add = min(extra, spares[run])
-        seq_jokers[suit] += add
-        extra -= add
+    pattern = 0
+    extra = jokers
+    set_jokers: dict[int, int] = {}
     for rank, option in choice:
-        if option[6] and extra:
-            add = min(extra, option[2])
-            set_jokers[rank] += add
-            extra -= add
+        pattern += option[0]
+        if option[6]:
+            set_jokers[rank] = option[1]
+            extra -= option[1]
+    runs: list[tuple[int, int, int]] = []  # (suit, run, jokers)
+    suit = 0
+    while pattern:
+        run = pattern & 0x1FFF
+        if run:
+            runs.append((suit, run, needs[run]))
+            extra -= needs[run]
+        pattern >>= 16
+        suit += 1
     split: set[int] = set()
-    for rank, option in choice:
-        if option[6] and extra and option[3]:
-            set_jokers[rank] += 1
-            split.add(rank)
-            extra -= 1
-    sequences: list[tuple[int, ...]] = []
-    for suit, run in runs:
-        length = _NATURALS[run] + seq_jokers[suit]
-        start = _START[run]
-        cards = []
-        for step in range(length):
-            rank = (start + step) % 13
-            cards.append(suit * 13 + rank if run >> rank & 1 else JOKER_CODE)
-        sequences.append(tuple(cards))
-    sets: list[tuple[int, ...]] = []
+    if extra:  # jokers beyond every need: extend sequences, grow sets, split sets
+        for index, (suit, run, held) in enumerate(runs):
+            add = min(extra, spares[run])
+            runs[index] = (suit, run, held + add)
+            extra -= add
+        for rank, option in choice:
+            if option[6] and extra:
+                add = min(extra, option[2])
+                set_jokers[rank] += add
+                extra -= add
+        for rank, option in choice:
+            if option[6] and extra and option[3]:
+                set_jokers[rank] += 1
+                split.add(rank)
+                extra -= 1
+    sequences = sorted((-_NATURALS[run] - held, suit, run, held) for suit, run, held in runs)
+    melds = [_sequence_meld(suit, run, held) for _, suit, run, held in sequences]
     for rank, option in sorted(choice):
-        if not option[6]:
-            continue
-        block = (total >> (8 * rank)) & 0xFF
-        naturals: list[int] = []
-        for suit in range(4):
-            copies = ((block >> (2 * suit)) & 3) - (option[5] >> suit & 1)
-            naturals.extend([suit * 13 + rank] * copies)
-        if rank in split:
-            sets.append((*naturals[:2], JOKER_CODE))
-            sets.append((*naturals[2:], JOKER_CODE))
-        else:
-            sets.append((*naturals, *[JOKER_CODE] * set_jokers[rank]))
-    sequences.sort(key=lambda meld: (-len(meld), next(c for c in meld if c != JOKER_CODE) // 13))
-    return (*sequences, *sets)
+        if option[6]:
+            block = (total >> (8 * rank)) & 0xFF
+            if rank in split:
+                naturals = _set_meld(rank, block, option[5], 0)
+                melds.append((*naturals[:2], JOKER_CODE))
+                melds.append((*naturals[2:], JOKER_CODE))
+            else:
+                melds.append(_set_meld(rank, block, option[5], set_jokers[rank]))
+    return tuple(melds)
+
+
+@cache
+def _sequence_meld(suit: int, run: int, jokers: int) -> tuple[int, ...]:
+    """A suit's sequence from the start of its shortest covering interval, jokers in
+    the gaps and then past the end."""
+    start = _START[run]
+    cards = []
+    for step in range(_NATURALS[run] + jokers):
+        rank = (start + step) % 13
+        cards.append(suit * 13 + rank if run >> rank & 1 else JOKER_CODE)
+    return tuple(cards)
+
+
+@cache
+def _set_meld(rank: int, block: int, sent: int, jokers: int) -> tuple[int, ...]:
+    """A rank's set: its cards not sent to sequences, by suit, then the jokers."""
+    naturals: list[int] = []
+    for suit in range(4):
+        copies = ((block >> (2 * suit)) & 3) - (sent >> suit & 1)
+        naturals.extend([suit * 13 + rank] * copies)
+    return (*naturals, *[JOKER_CODE] * jokers)
 
 
 # ---------------------------------------------------------------------------------------
