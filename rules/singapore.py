@@ -90,8 +90,17 @@ _CODE_OF: dict[Card, int] = {
 _CARD_OF: dict[int, Card] = {code: card for card, code in _CODE_OF.items()}
 
 
+# Card.parse hands out one shared instance per canonical card, so most cards are found by
+# identity; hashing a Card (two enums) costs far more than the search of a hand.
+_CODE_BY_ID: dict[int, int] = {id(Card.parse(str(card))): code for card, code in _CODE_OF.items()}
+
+
 def _codes(cards: Sequence[Card]) -> list[int]:
-    return [_CODE_OF[card] for card in cards]
+    by_id = _CODE_BY_ID.get
+    codes = [by_id(id(card), -1) for card in cards]
+    if -1 in codes:
+        codes = [_CODE_OF[card] for card in cards]
+    return codes
 
 
 def _cards(codes: Sequence[int]) -> tuple[Card, ...]:
@@ -443,9 +452,10 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
                     )
                 )
     with Phase() as copies:
-        counts = Counter(winner + loser)
+        counts = Counter(_codes(winner) + _codes(loser))
         allowed = 2
-        for card, count in sorted(item for item in counts.items() if item[1] > allowed):
+        for code, count in sorted(item for item in counts.items() if item[1] > allowed):
+            card = _CARD_OF[code]
             if count > allowed:
                 what = "jokers" if card.is_joker else f"copies of {card}"
                 copies.add(
@@ -506,10 +516,11 @@ def _check_declared(
                 )
             else:
                 sequence_suits[suit] = index
-    laid = Counter(card for meld in declared for card in meld)
-    if laid != Counter(winner):
-        missing = Counter(winner) - laid
-        extra = laid - Counter(winner)
+    laid = Counter(code for meld in declared for code in _codes(meld))
+    held = Counter(_codes(winner))
+    if laid != held:
+        missing = Counter(_cards(list((held - laid).elements())))
+        extra = Counter(_cards(list((laid - held).elements())))
         parts = []
         if missing:
             parts.append("missing " + " ".join(str(c) for c in sorted(missing.elements())))
