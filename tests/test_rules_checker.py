@@ -400,6 +400,127 @@ class TestCheckText:
         assert (exit_code, error_codes(result)) == (2, ["unknown_game"])
 
 
+# --- RULES.md, "Details of the records / General", across the games ------------------------
+
+
+def _with(base: dict[str, object], path: list[str | int], value: object) -> dict[str, object]:
+    """A deep copy of ``base`` with ``value`` at ``path`` (``...`` deletes it)."""
+    record = copy.deepcopy(base)
+    container: Any = record
+    for step in path[:-1]:
+        container = container[step]
+    if value is ...:
+        del container[path[-1]]
+    else:
+        container[path[-1]] = value
+    return record
+
+
+_SPUTO, _SPUTO_LOG = HANDMADE["sputo"][0], HANDMADE["sputo"][2]
+_SPAZZ, _SPAZZ_LOG = HANDMADE["spazzumazz"]
+_SINGAPORE, _STAKE = HANDMADE["singapore"][0], HANDMADE["singapore"][1]
+_HAND = _SINGAPORE["winner"]
+assert isinstance(_HAND, list)
+
+# (description, record, exit, the exit-1 codes)
+GENERAL = [
+    ("sputo needs two players", _with(_SPUTO, ["players"], ["Anna"]), 2, None),
+    ("not three", _with(_SPUTO, ["players"], ["Anna", "Bruno", "Carla"]), 2, None),
+    ("players are distinct", _with(_SPUTO, ["players"], ["Anna", "Anna"]), 2, None),
+    ("players are non-empty", _with(_SPUTO, ["players"], ["Anna", ""]), 2, None),
+    ("players are strings", _with(_SPUTO, ["players"], ["Anna", 3]), 2, None),
+    ("the winner is a player", _with(_SPUTO, ["winner"], "Carla"), 2, None),
+    ("loser_cards_left is at least 1", _with(_SPUTO, ["loser_cards_left"], 0), 2, None),
+    ("loser_cards_left 1", _with(_SPUTO, ["loser_cards_left"], 1), 0, None),
+    ("classic's layout holds 23", _with(_SPUTO, ["loser_cards_left"], 23), 0, None),
+    ("not 24", _with(_SPUTO, ["loser_cards_left"], 24), 2, None),
+    ("loser_cards_left is an integer", _with(_SPUTO, ["loser_cards_left"], True), 2, None),
+    ("not a string", _with(_SPUTO, ["loser_cards_left"], "7"), 2, None),
+    ("options as a list of names", _with(_SPUTO, ["options"], ["splash", "suit_match"]), 0, None),
+    ("sputo has no house rules", _with(_SPUTO, ["house_rules"], {"cap": 100}), 2, None),
+    ("fields not named are ignored", _with(_SPUTO, ["comment"], {"x": [1]}), 0, None),
+    ("a short result and a log", {**_SPUTO_LOG, "winner": "Anna", "loser_cards_left": 3}, 2, None),
+    ("one deal entry per player", _with(_SPUTO_LOG, ["deal", "Bruno"], ...), 2, None),
+    (
+        "no deal entry for others",
+        _with(_SPUTO_LOG, ["deal", "Carla"], {"piles": [], "stock": []}),
+        2,
+        None,
+    ),
+    ("a card that is a number", _with(_SPUTO_LOG, ["deal", "Anna", "stock", 0], 5), 2, None),
+    (
+        "an unknown card in a deal",
+        _with(_SPUTO_LOG, ["deal", "Anna", "stock", 0], "1"),
+        1,
+        {"unknown_card"},
+    ),
+    (
+        "a mistyped card beats an unknown one",
+        _with(
+            _with(_SPUTO_LOG, ["deal", "Anna", "stock", 0], "1"), ["deal", "Bruno", "stock", 0], 5
+        ),
+        2,
+        None,
+    ),
+    ("t is a number", _with(_SPUTO_LOG, ["events", 0, "t"], "0"), 2, None),
+    ("t is not a bool", _with(_SPUTO_LOG, ["events", 0, "t"], True), 2, None),
+    ("center is 0 or 1", _with(_SPUTO_LOG, ["events", 1, "center"], 2), 2, None),
+    ("pile is an integer", _with(_SPUTO_LOG, ["events", 1, "pile"], True), 2, None),
+    (
+        "spazzumazz needs two players",
+        {**_SPAZZ, "players": ["Anna"], "finish_order": ["Anna"]},
+        2,
+        None,
+    ),  # fmt: skip
+    (
+        "finish_order holds every player",
+        _with(_SPAZZ, ["finish_order"], ["Anna", "Bruno"]),
+        2,
+        None,
+    ),  # fmt: skip
+    ("once each", _with(_SPAZZ, ["finish_order"], ["Anna", "Bruno", "Bruno"]), 2, None),
+    ("and nobody else", _with(_SPAZZ, ["finish_order"], ["Anna", "Bruno", "Dario"]), 2, None),
+    (
+        "finish_order and a log",
+        {**_SPAZZ_LOG, "finish_order": ["Anna", "Bruno", "Carla"]},
+        2,
+        None,
+    ),  # fmt: skip
+    ("spazzumazz deal per player", _with(_SPAZZ_LOG, ["deal", "Carla"], ...), 2, None),
+    ("a turn by a stranger", _with(_SPAZZ_LOG, ["turns", 0, "player"], "Dario"), 2, None),
+    ("a null card", _with(_SPAZZ_LOG, ["stock", 0], None), 2, None),
+    ("an unknown card in the stock", _with(_SPAZZ_LOG, ["stock", 0], "JKS"), 1, {"unknown_card"}),
+    ("an ignored field", _with(_SPAZZ, ["notes"], "x"), 0, None),
+    ("a singapore hand of 9", _with(_SINGAPORE, ["winner"], _HAND[:9]), 1, {"hand_size"}),
+    (
+        "cards before counts",
+        _with(_SINGAPORE, ["winner"], [*_HAND[:8], "11H"]),
+        1,
+        {"unknown_card"},
+    ),  # fmt: skip
+    ("a card that is an int", _with(_SINGAPORE, ["winner"], [*_HAND[:9], 5]), 2, None),
+    ("a quota that is a bool", _with(_STAKE, ["stake", "dealer_quotas"], True), 2, None),
+    ("a quota that is a string", _with(_STAKE, ["stake", "covers", "Carla"], "1"), 2, None),
+    ("a quota below 1", _with(_STAKE, ["stake", "dealer_quotas"], 0), 1, {"bad_stake"}),
+    ("a stake without a dealer", _with(_STAKE, ["stake", "dealer"], ...), 2, None),
+    ("a cap that is a float", _with(_SINGAPORE, ["house_rules"], {"cap": 100.0}), 2, None),
+    ("an ignored singapore field", _with(_SINGAPORE, ["table"], 7), 0, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("record", "exit_code", "codes"),
+    [pytest.param(*case[1:], id=case[0]) for case in GENERAL],
+)
+def test_the_general_details_of_the_records_hold_in_every_game(
+    record: dict[str, object], exit_code: int, codes: set[str] | None
+) -> None:
+    got, result = checked(record)
+    assert got == exit_code, result
+    if codes is not None:
+        assert set(error_codes(result)) == codes
+
+
 # --- python -m rules check, as a subprocess ----------------------------------------------------
 
 
