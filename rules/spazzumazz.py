@@ -276,6 +276,15 @@ def _code(card: Card) -> int:
     return _CODE_BY_CARD[card] if code is None else code
 
 
+def _codes(cards: Iterable[Card]) -> list[int]:
+    """The codes of many cards: by identity at C speed, by value only if one is not interned."""
+    cards = list(cards)
+    codes = list(map(_CODE_BY_ID.get, map(id, cards)))
+    if None in codes:
+        return [_CODE_BY_CARD[card] for card in cards]
+    return codes  # type: ignore[return-value]
+
+
 class _Seat:
     """One player's cards, as codes. ``counts[code]`` counts the hand's copies of a card,
     ``ranks[rank]`` the hand's cards of a rank, ``size`` all of them."""
@@ -298,11 +307,11 @@ class _Seat:
         self.counts = [0] * len(_CARDS)
         self.ranks = [0] * 14
         self.size = 0
-        self.face_up = [_code(card) for card in dealt.face_up]
-        self.face_down = [_code(card) for card in dealt.face_down]
+        self.face_up = _codes(dealt.face_up)
+        self.face_down = _codes(dealt.face_down)
         self.pickups = 0
         self.out = False
-        self.take([_code(card) for card in dealt.hand])
+        self.take(_codes(dealt.hand))
 
     def take(self, codes: Iterable[int]) -> None:
         counts, ranks = self.counts, self.ranks
@@ -343,7 +352,7 @@ class Table:
         self, players: Sequence[str], deal: Mapping[str, PlayerDeal], stock: Sequence[Card]
     ) -> None:
         self._seats = [_Seat(name, deal[name]) for name in players]
-        self._stock = [_code(card) for card in stock]
+        self._stock = _codes(stock)
         self._drawn = 0
         self._pile: list[int] = []
         self._top = 0  # rank of the top card; 0 for an empty pile
@@ -448,17 +457,10 @@ class Table:
 
     def apply(self, turn: Turn, at: int = 0) -> None:
         """Apply ``turn``, or raise RuleViolation (with ``at``) leaving the table unchanged."""
-        self._step(*_step_of(turn), at)
+        self._step(_step_of(turn), at)
 
-    def _step(
-        self,
-        kind: int,
-        player: str,
-        codes: tuple[int, ...],
-        ups: tuple[int, ...],
-        index: int,
-        at: int,
-    ) -> None:
+    def _step(self, step: _Step, at: int) -> None:
+        kind, player, codes, ups, index = step
         if self._left <= 1:
             raise RuleViolation("after_end", f"turn {at}: the game is already over", at=at)
         seat = self._seats[self._turn]
@@ -638,9 +640,9 @@ class Table:
 
 
 def _run(table: Table, steps: Sequence[_Step]) -> Outcome:
-    step = table._step
-    for at, (kind, player, codes, ups, index) in enumerate(steps):
-        step(kind, player, codes, ups, index, at)
+    apply = table._step
+    for at, step in enumerate(steps):
+        apply(step, at)
     if not table.finished:
         still_in = len(table._seats) - len(table.finish_order)
         raise RuleViolation(
@@ -681,7 +683,7 @@ def _cards(phase: Phase, tokens: object, at: str) -> tuple[Card, ...]:
 def _parse_codes(phase: Phase, tokens: object, at: str) -> tuple[int, ...]:
     """Codes of the cards at ``at`` by way of parse_cards, which names every bad token."""
     cards = phase.run(parse_cards, tokens, at)
-    return () if cards is None else tuple(_code(card) for card in cards)
+    return () if cards is None else tuple(_codes(cards))
 
 
 def _read_steps(phase: Phase, raw_turns: list[object], players: frozenset[str]) -> list[_Step]:
@@ -791,8 +793,8 @@ def _check_counts(
     surplus = [-count] * len(_CARDS)  # cards used minus cards in the decks, by code
     surplus[_JOKER_CODE] = 0
     for cards in (stock, *(d.face_down + d.face_up + d.hand for d in deal.values())):
-        for card in cards:
-            surplus[_code(card)] += 1
+        for code in _codes(cards):
+            surplus[code] += 1
     if any(surplus):
         missing = [str(_CARDS[c]) for c, n in enumerate(surplus) for _ in range(-n)]
         extra = [str(_CARDS[c]) for c, n in enumerate(surplus) for _ in range(n)]
