@@ -312,7 +312,17 @@ def search(codes: Sequence[int], limit: JokerLimit = "half") -> SearchResult:
     """
     total = sum(map(BITS.__getitem__, codes))
     jokers = total >> _JOKER_SHIFT
-    if _may_close(codes, total, limit, jokers):
+    if not jokers:
+        # The isolated-card test inlined for the common joker-free hand: most dealt hands
+        # stop at their first card.
+        windows, blocks = _PLAIN_FILTER
+        for card in codes:
+            if (
+                not windows[(total >> _WINDOW_SHIFT[card]) & 0x3FFF]
+                and not blocks[(total >> _BLOCK_SHIFT[card]) & 0xFF]
+            ):
+                return _NOT_CLOSED
+    if not jokers or _may_close(codes, total, limit, jokers):
         best = _best_choice(total, limit, jokers)
         if best is not None:
             return SearchResult(Status.CLOSED, _build_melds(total, limit, jokers, best))
@@ -321,6 +331,9 @@ def search(codes: Sequence[int], limit: JokerLimit = "half") -> SearchResult:
         if _closes_relaxed(total, limit, jokers):
             return _SAME_SUIT
     return _NOT_CLOSED
+
+
+_PLAIN_FILTER = _filter_tables("half", 0) or (b"", b"")  # the same for every joker limit
 
 
 def _may_close(codes: Sequence[int], total: int, limit: JokerLimit, jokers: int) -> bool:
