@@ -244,8 +244,8 @@ _JOKER_CODE = len(STANDARD_DECK)
 _CODE_BY_ID = {id(card): code for code, card in enumerate(_CARDS)}  # the interned cards
 _CODE_BY_CARD = {card: code for code, card in enumerate(_CARDS)}  # any equal card
 _RANK_OF = tuple(int(card.rank or 0) for card in _CARDS)  # 0 for the joker
-#: _OK[top][rank]: whether a card of ``rank`` goes on a pile topped by ``top`` (0: empty).
 _GOES_INTS = tuple(tuple(int(r) for r in ranks) for ranks in _GOES)
+#: _OK[top][rank]: whether a card of ``rank`` goes on a pile topped by ``top`` (0: empty).
 _OK = tuple(tuple(r in _GOES_SETS[top] for r in range(14)) for top in range(14))
 
 
@@ -256,8 +256,7 @@ _Step = tuple[int, str, tuple[int, ...], tuple[int, ...], int]
 
 def _step_of(turn: Turn) -> _Step:
     if type(turn) is Play:
-        codes = tuple(_code(card) for card in turn.cards)
-        return _PLAY, turn.player, codes, tuple(_code(card) for card in turn.face_up), 0
+        return _PLAY, turn.player, tuple(_codes(turn.cards)), tuple(_codes(turn.face_up)), 0
     if type(turn) is Pickup:
         return _PICKUP, turn.player, (), (), 0
     assert isinstance(turn, Blind)
@@ -321,9 +320,6 @@ class _Seat:
             ranks[_RANK_OF[code]] += 1
             n += 1
         self.size += n
-
-    def has_nothing(self) -> bool:
-        return not (self.size or self.face_up or self.face_down)
 
 
 def _short(name: str) -> str:
