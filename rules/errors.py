@@ -48,6 +48,11 @@ class RulesError(ValueError):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.message!r}, at={self.at!r})"
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickle (worker processes, caches) rebuilds without __init__, whose signature
+        # differs per subclass; the attributes travel as the state.
+        return (_rebuild, (type(self), self.args), self.__dict__)
+
 
 class MalformedRecordError(RulesError):
     """The record is unusable: ``bad_json``, ``unknown_game`` or ``bad_record``."""
@@ -96,6 +101,12 @@ class ErrorGroup(RulesError):
     @property
     def exit_code(self) -> int:  # type: ignore[override]
         return max(e.exit_code for e in self._errors)
+
+
+def _rebuild(cls: type[RulesError], args: tuple[object, ...]) -> RulesError:
+    error = cls.__new__(cls)
+    error.args = args
+    return error
 
 
 def describe(value: object, *, limit: int = 40) -> str:

@@ -12,6 +12,7 @@ import copy
 import doctest
 import json
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -398,6 +399,77 @@ class TestCheckText:
     def test_surrounding_whitespace_and_a_lone_surrogate_are_fine(self) -> None:
         exit_code, result = check_text(' \n {"game": "\\ud800"} \n')
         assert (exit_code, error_codes(result)) == (2, ["unknown_game"])
+
+
+# --- The error family -------------------------------------------------------------------------
+
+
+class TestErrors:
+    @pytest.mark.parametrize(
+        ("value", "text"),
+        [
+            ("QH", "'QH'"),
+            ("", "''"),
+            (7, "7"),
+            (-3, "-3"),
+            (True, "true"),
+            (False, "false"),
+            (None, "null"),
+            (1.5, "1.5"),
+            ([1, [2]], "a list"),
+            ({"a": 1}, "an object"),
+            (10**400, "a very large integer"),
+            (-(10**400), "a very large integer"),
+            ("x" * 1000, "'" + "x" * 40 + "...'"),
+            ("it's" * 20, '"' + ("it's" * 10) + '..."'),
+        ],
+        ids=lambda value: repr(value)[:20],
+    )
+    def test_describe_renders_any_value_short_and_safe(self, value: object, text: str) -> None:
+        assert rules.errors.describe(value) == text
+
+    def test_describe_never_recurses_into_deep_nesting(self) -> None:
+        assert rules.errors.describe(_nested(100_000, lambda v: [v])) == "a list"
+
+    @pytest.mark.parametrize(
+        "error",
+        [
+            RuleViolation("too_low", "5C is lower than 7S", at=2),
+            MalformedRecordError("bad_record", "winner is missing", at="winner"),
+            rules.UnknownCardError("11H", at="loser[8]"),
+            rules.ErrorGroup(
+                [rules.UnknownCardError("1", at="w[0]"), rules.UnknownCardError("JOKER")]
+            ),
+        ],
+        ids=lambda error: type(error).__name__,
+    )
+    def test_errors_survive_pickling_and_copying(self, error: rules.RulesError) -> None:
+        for again in (pickle.loads(pickle.dumps(error)), copy.deepcopy(error)):
+            assert type(again) is type(error)
+            assert again.exit_code == error.exit_code
+            assert str(again) == str(error)
+            assert [e.as_dict() for e in again.errors] == [e.as_dict() for e in error.errors]
+
+    def test_a_group_exits_with_the_highest_of_its_errors(self) -> None:
+        group = rules.ErrorGroup(
+            [RuleViolation("too_low", "low", at=1), MalformedRecordError("bad_record", "x", at="y")]
+        )
+        assert group.exit_code == 2
+        assert group.code == "too_low"
+
+    def test_raise_all_raises_one_error_alone_and_several_as_a_group(self) -> None:
+        one = RuleViolation("too_low", "low", at=1)
+        rules.errors.raise_all([])
+        with pytest.raises(RuleViolation) as caught:
+            rules.errors.raise_all([one])
+        assert caught.value is one
+        with pytest.raises(rules.ErrorGroup) as grouped:
+            rules.errors.raise_all([one, one])
+        assert grouped.value.errors == (one, one)
+
+    def test_rules_errors_are_value_errors(self) -> None:
+        assert issubclass(rules.RulesError, ValueError)
+        assert issubclass(rules.UnknownCardError, RuleViolation)
 
 
 # --- RULES.md, "Details of the records / General", across the games ------------------------
