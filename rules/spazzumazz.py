@@ -556,13 +556,29 @@ class Table:
         self._laid(seat, rank, played)
 
     def _laid(self, seat: _Seat, rank: int, played: tuple[int, ...]) -> None:
-        """After a legal play from hand or face up: the pile, the draw, the turn."""
-        swept = self._lay(rank, played)
+        """After a legal play (from hand, face up or blind): the pile, maybe a sweep, the
+        draw, maybe going out, and the turn."""
+        pile = self._pile
+        pile.extend(played)
+        if rank == self._top:
+            self._run += len(played)
+        else:
+            self._top = rank
+            self._run = len(played)
+        swept = rank == 10 or self._run >= SWEEP_RUN
+        if swept:
+            pile.clear()
+            self._top = self._run = 0
+            self.sweeps += 1
         if seat.size < DRAW_UP_TO and self._drawn < len(self._stock):
             drawn = self._drawn
             self._drawn = min(drawn + DRAW_UP_TO - seat.size, len(self._stock))
             seat.take(self._stock[drawn : self._drawn])
-        self._after_play(seat, swept)
+        if seat.size or seat.face_up or seat.face_down:
+            if not swept:
+                self._turn = self._next[self._turn]
+        else:
+            self._go_out(seat)
 
     def _blind(self, seat: _Seat, index: int, at: int) -> None:
         if seat.size or self.stock_left or seat.face_up:
@@ -582,33 +598,13 @@ class Table:
         code = seat.face_down.pop(index)
         rank = _RANK_OF[code]
         if rank and _OK[self._top][rank]:
-            self._after_play(seat, self._lay(rank, (code,)))
+            self._laid(seat, rank, (code,))
         else:
             self._pile.append(code)
             self._pick_up(seat)
             self._pass()
 
-    def _lay(self, rank: int, codes: tuple[int, ...]) -> bool:
-        """Put ``codes`` (all of ``rank``) on the pile; sweep it if they make it so."""
-        self._pile.extend(codes)
-        if rank == self._top:
-            self._run += len(codes)
-        else:
-            self._top = rank
-            self._run = len(codes)
-        if rank == 10 or self._run >= SWEEP_RUN:
-            self._pile.clear()
-            self._top = 0
-            self._run = 0
-            self.sweeps += 1
-            return True
-        return False
-
-    def _after_play(self, seat: _Seat, swept: bool) -> None:
-        if seat.size or seat.face_up or seat.face_down:
-            if not swept:
-                self._turn = self._next[self._turn]
-            return
+    def _go_out(self, seat: _Seat) -> None:
         seat.out = True
         self._finish.append(seat.name)
         self._left -= 1
