@@ -486,7 +486,7 @@ class Table:
         ok = _OK[self._top]
         if seat.size:
             ranks = seat.ranks
-            return any(ranks[r] for r in _GOES_INTS[self._top])
+            return any(map(ranks.__getitem__, _GOES_INTS[self._top]))
         if self.stock_left:
             return False
         if seat.face_up:
