@@ -4,6 +4,7 @@ Lists hold only what the user may see; an object of a club the user may not see 
 """
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -72,6 +73,8 @@ class MembershipSerializer(serializers.ModelSerializer):
         model = Membership
         fields = ["id", "club", "username", "role", "joined_at"]
         read_only_fields = ["id", "club", "username", "joined_at"]
+        # The role is all a PUT can change: one without it is a mistake, not a no-op.
+        extra_kwargs = {"role": {"required": True}}
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -80,19 +83,24 @@ class SeasonSerializer(serializers.ModelSerializer):
     class Meta:
         model = Season
         fields = ["id", "club", "name", "start", "end"]
+        # validate() checks the (club, name) constraint itself, naming `name`; DRF's own
+        # validator would answer with `non_field_errors` first.
+        validators: list = []
 
     def validate(self, attrs):
         start = attrs.get("start", getattr(self.instance, "start", None))
         end = attrs.get("end", getattr(self.instance, "end", None))
         if start and end and end < start:
-            raise serializers.ValidationError({"end": "A season cannot end before it starts."})
+            raise serializers.ValidationError({"end": _("A season cannot end before it starts.")})
         club = attrs.get("club", getattr(self.instance, "club", None))
         name = attrs.get("name", getattr(self.instance, "name", None))
         clash = Season.objects.filter(club=club, name=name)
         if self.instance is not None:
             clash = clash.exclude(pk=self.instance.pk)
         if clash.exists():
-            raise serializers.ValidationError({"name": "This club already has a season with this name."})
+            raise serializers.ValidationError(
+                {"name": _("This club already has a season with this name.")}
+            )
         return attrs
 
 
@@ -101,7 +109,8 @@ class VisiblePlayerField(serializers.PrimaryKeyRelatedField):
     private club reads as one that does not exist."""
 
     def get_queryset(self):
-        return Player.objects.filter(club__in=Club.objects.visible_to(self.context["request"].user))
+        visible = Club.objects.visible_to(self.context["request"].user)
+        return Player.objects.filter(club__in=visible)
 
 
 class InvitationSerializer(serializers.ModelSerializer):
@@ -141,6 +150,23 @@ def require_role(user, club: Club, needed: str) -> str:
     return role
 
 
+class RoleToWrite:
+    """Writing to an object needs a role in its club, checked as the object is fetched: before
+    the body is read, so a member without the role gets a 403 whatever they send."""
+
+    def role_to_write(self, obj) -> str | None:
+        return Role.ADMIN
+
+    def club_of(self, obj) -> Club:
+        return obj.club
+
+    def check_object_permissions(self, request, obj):
+        super().check_object_permissions(request, obj)
+        needed = self.role_to_write(obj)
+        if request.method not in permissions.SAFE_METHODS and needed is not None:
+            require_role(request.user, self.club_of(obj), needed)
+
+
 class ClubFilter(filters.FilterSet):
     mine = filters.BooleanFilter(method="filter_mine", label="Only my clubs")
 
@@ -154,7 +180,7 @@ class ClubFilter(filters.FilterSet):
 
 # --- Viewsets -------------------------------------------------------------------------------
 
-class ClubViewSet(viewsets.ModelViewSet):
+class ClubViewSet(RoleToWrite, viewsets.ModelViewSet):
     queryset = Club.objects.none()  # the schema's model; get_queryset filters
     serializer_class = ClubSerializer
     lookup_field = "slug"
@@ -166,15 +192,16 @@ class ClubViewSet(viewsets.ModelViewSet):
     def get_queryset(self):
         return Club.objects.visible_to(self.request.user)
 
-    def perform_create(self, serializer):
-        serializer.instance = services.create_club(founder=self.request.user, **serializer.validated_data)
+    def club_of(self, obj) -> Club:
+        return obj
 
-    def perform_update(self, serializer):
-        require_role(self.request.user, serializer.instance, Role.ADMIN)
-        serializer.save()
+    def perform_create(self, serializer):
+        serializer.instance = services.create_club(
+            founder=self.request.user, **serializer.validated_data
+        )
 
     @extend_schema(
-        parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH, enum=["singapore", "sputo", "spazzumazz"])],
+        parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH, enum=Game.values)],
         request=inline_serializer("HouseRulesIn", {"rules": serializers.DictField()}),
         responses=inline_serializer("HouseRules", {
             "game": serializers.CharField(), "version": serializers.IntegerField(allow_null=True),
@@ -188,11 +215,12 @@ class ClubViewSet(viewsets.ModelViewSet):
         club = self.get_object()
         if game not in Game.values:
             raise NotFound("Unknown game.")
-        if request.method == "PUT":
-            require_role(request.user, club, Role.ADMIN)
+        if request.method == "PUT":  # the admin role was checked by get_object()
             values = request.data.get("rules") if isinstance(request.data, dict) else None
             if not isinstance(values, dict):
-                raise serializers.ValidationError({"rules": ["An object of house rules is required."]})
+                raise serializers.ValidationError(
+                    {"rules": ["An object of house rules is required."]}
+                )
             try:
                 services.update_house_rules(club=club, game=game, values=values, by=request.user)
             except DjangoValidationError as error:
@@ -207,8 +235,8 @@ class ClubViewSet(viewsets.ModelViewSet):
         })
 
 
-class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                    mixins.UpdateModelMixin, viewsets.GenericViewSet):
+class PlayerViewSet(RoleToWrite, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                    mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.GenericViewSet):
     """Players of the clubs you can see. Scorers add guests; admins rename and merge."""
 
     queryset = Player.objects.none()  # the schema's model; get_queryset filters
@@ -225,35 +253,40 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     def perform_create(self, serializer):
         club = serializer.validated_data["club"]
         require_role(self.request.user, club, Role.SCORER)
-        serializer.instance = services.add_guest(club=club, display_name=serializer.validated_data["display_name"])
+        serializer.instance = services.add_guest(
+            club=club, display_name=serializer.validated_data["display_name"]
+        )
 
     def perform_update(self, serializer):
-        require_role(self.request.user, serializer.instance.club, Role.ADMIN)
         club = serializer.validated_data.get("club", serializer.instance.club)
         if club != serializer.instance.club:
-            raise serializers.ValidationError({"club": ["A player cannot move to another club."]})
+            raise serializers.ValidationError(
+                {"club": ["A player cannot move to another club."]}
+            )
         name = serializer.validated_data.get("display_name")
-        if name and club.players.active().filter(display_name=name).exclude(pk=serializer.instance.pk).exists():
-            raise serializers.ValidationError({"display_name": ["This club already has a player with this name."]})
+        others = club.players.active().exclude(pk=serializer.instance.pk)
+        if name and others.filter(display_name=name).exists():
+            raise serializers.ValidationError(
+                {"display_name": [_("This club already has a player with this name.")]}
+            )
         serializer.save()
 
     @extend_schema(request=MergeSerializer, responses=PlayerSerializer)
     @action(detail=True, methods=["post"])
     def merge(self, request, pk=None):
         """Merge this guest into another player of the club (admins): all history moves."""
-        source = self.get_object()
-        require_role(request.user, source.club, Role.ADMIN)
+        source = self.get_object()  # checks the admin role
         data = MergeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        target = Player.objects.active().filter(club=source.club, pk=data.validated_data["into"]).first()
+        target = source.club.players.active().filter(pk=data.validated_data["into"]).first()
         if target is None:
             raise serializers.ValidationError({"into": ["No such player in this club."]})
         merged = services.merge_players(source=source, target=target)
         return Response(PlayerSerializer(merged, context=self.get_serializer_context()).data)
 
 
-class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
-                        mixins.DestroyModelMixin, viewsets.GenericViewSet):
+class MembershipViewSet(RoleToWrite, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                        mixins.UpdateModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet):
     """Memberships of your clubs. Admins change roles and remove members; anyone may leave."""
 
     queryset = Membership.objects.none()  # the schema's model; get_queryset filters
@@ -266,39 +299,39 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         mine = Club.objects.of_user(self.request.user)
         return Membership.objects.filter(club__in=mine).select_related("club", "user")
 
+    def role_to_write(self, obj) -> str | None:
+        leaving = self.request.method == "DELETE" and obj.user_id == self.request.user.pk
+        return None if leaving else Role.ADMIN
+
     def perform_update(self, serializer):
-        require_role(self.request.user, serializer.instance.club, Role.ADMIN)
         role = serializer.validated_data.get("role", serializer.instance.role)
         serializer.instance = services.change_role(membership=serializer.instance, role=role)
 
     def perform_destroy(self, instance):
-        if instance.user != self.request.user:
-            require_role(self.request.user, instance.club, Role.ADMIN)
         services.remove_member(membership=instance)
 
 
-class SeasonViewSet(viewsets.ModelViewSet):
+class SeasonViewSet(RoleToWrite, viewsets.ModelViewSet):
     queryset = Season.objects.none()  # the schema's model; get_queryset filters
     serializer_class = SeasonSerializer
     filterset_fields = {"club__slug": ["exact"], "start": ["gte", "lte"], "end": ["gte", "lte"]}
     ordering_fields = ["start", "end", "name"]
 
     def get_queryset(self):
-        return Season.objects.filter(club__in=Club.objects.visible_to(self.request.user)).select_related("club")
+        visible = Club.objects.visible_to(self.request.user)
+        return Season.objects.filter(club__in=visible).select_related("club")
 
     def perform_create(self, serializer):
         require_role(self.request.user, serializer.validated_data["club"], Role.ADMIN)
         serializer.save()
 
     def perform_update(self, serializer):
-        require_role(self.request.user, serializer.instance.club, Role.ADMIN)
-        if serializer.validated_data.get("club", serializer.instance.club) != serializer.instance.club:
-            raise serializers.ValidationError({"club": ["A season cannot move to another club."]})
+        club = serializer.validated_data.get("club", serializer.instance.club)
+        if club != serializer.instance.club:
+            raise serializers.ValidationError(
+                {"club": ["A season cannot move to another club."]}
+            )
         serializer.save()
-
-    def perform_destroy(self, instance):
-        require_role(self.request.user, instance.club, Role.ADMIN)
-        instance.delete()
 
 
 class InvitationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
@@ -311,7 +344,9 @@ class InvitationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     filterset_fields = {"club__slug": ["exact"], "role": ["exact"]}
 
     def get_queryset(self):
-        admin_of = Club.objects.filter(memberships__user=self.request.user, memberships__role=Role.ADMIN)
+        admin_of = Club.objects.filter(
+            memberships__user=self.request.user, memberships__role=Role.ADMIN
+        )
         return Invitation.objects.filter(club__in=admin_of).select_related("club")
 
     def perform_create(self, serializer):
@@ -329,5 +364,7 @@ class InvitationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         """Join the invitation's club with the signed-in account."""
         data = TokenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        membership = services.accept_invitation(token=data.validated_data["token"], user=request.user)
+        membership = services.accept_invitation(
+            token=data.validated_data["token"], user=request.user
+        )
         return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)

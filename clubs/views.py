@@ -37,7 +37,9 @@ def _form_errors_to_messages(request, error: ValidationError) -> None:
 
 
 def home(request):
-    public = Club.objects.public().annotate(n_players=Count("players", filter=Q(players__merged_into=None)))
+    public = Club.objects.public().annotate(
+        n_players=Count("players", filter=Q(players__merged_into=None))
+    )
     return render(request, "clubs/home.html", {"public_clubs": public[:12]})
 
 
@@ -148,7 +150,9 @@ def merge_guest(request, slug):
     form = MergeForm(request.POST, club=club)
     if form.is_valid():
         try:
-            services.merge_players(source=form.cleaned_data["source"], target=form.cleaned_data["target"])
+            services.merge_players(
+                source=form.cleaned_data["source"], target=form.cleaned_data["target"]
+            )
             messages.success(request, _("Guest merged: their history now belongs to %(name)s.")
                              % {"name": form.cleaned_data["target"]})
         except ValidationError as error:
@@ -169,7 +173,9 @@ def create_invitation(request, slug):
                 k: v for k, v in form.cleaned_data.items() if v is not None
             })
             link = request.build_absolute_uri(invitation.get_absolute_url())
-            messages.success(request, _("Invitation created. Share this link: %(link)s") % {"link": link})
+            messages.success(
+                request, _("Invitation created. Share this link: %(link)s") % {"link": link}
+            )
         except ValidationError as error:
             _form_errors_to_messages(request, error)
     else:
@@ -193,7 +199,10 @@ def invitation(request, token):
     """Join a club through an invitation link: with one's account, or making one here."""
     invitation = get_object_or_404(Invitation.objects.select_related("club", "player"), token=token)
     usable = invitation.is_usable()
-    already = request.user.is_authenticated and invitation.club.memberships.filter(user=request.user).exists()
+    already = (
+        request.user.is_authenticated
+        and invitation.club.memberships.filter(user=request.user).exists()
+    )
     signup = SignUpForm(request.POST or None) if not request.user.is_authenticated else None
     if request.method == "POST" and usable and not already:
         try:
@@ -235,9 +244,16 @@ def settings_page(request, slug):
         elif section == "season":
             season_form = SeasonForm(request.POST, club=club)
             if season_form.is_valid():
-                season_form.save()
-                messages.success(request, _("Season added."))
-                return redirect("clubs:settings", slug=club.slug)
+                try:
+                    # The form leaves `club` out, so its own checks skip the (club, name)
+                    # constraint: unchecked, a second "Inverno" would be an IntegrityError.
+                    season_form.instance.validate_constraints()
+                except ValidationError as error:
+                    season_form.add_error("name", error.messages)
+                else:
+                    season_form.save()
+                    messages.success(request, _("Season added."))
+                    return redirect("clubs:settings", slug=club.slug)
         elif section in HOUSE_RULE_FORMS:
             form = HOUSE_RULE_FORMS[section](request.POST, prefix=section)
             rule_forms[section] = form
@@ -246,7 +262,10 @@ def settings_page(request, slug):
                     version = services.update_house_rules(
                         club=club, game=section, values=form.cleaned_data, by=request.user
                     )
-                    messages.success(request, _("House rules saved (version %(n)s).") % {"n": version.version})
+                    messages.success(
+                        request,
+                        _("House rules saved (version %(n)s).") % {"n": version.version},
+                    )
                     return redirect("clubs:settings", slug=club.slug)
                 except ValidationError as error:
                     for field, errors in error.message_dict.items():
@@ -258,5 +277,7 @@ def settings_page(request, slug):
         "club": club,
         "club_form": club_form,
         "season_form": season_form,
-        "rule_forms": [(game, Game(game).label, form, history[game]) for game, form in rule_forms.items()],
+        "rule_forms": [
+            (game, Game(game).label, form, history[game]) for game, form in rule_forms.items()
+        ],
     })

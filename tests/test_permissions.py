@@ -527,3 +527,69 @@ def test_every_role_in_the_tables_is_a_real_user(world):
             assert User.objects.filter(pk=user.pk).exists()
     assert world["clubs"]["public"].club.is_public
     assert not world["clubs"]["private"].club.is_public
+
+
+# --- Bad input on the pages: a form error or a message, never a 500 ---------------------------
+
+@pytest.mark.parametrize("path, body", [
+    ("/clubs/new/", {"name": "x" * 10_000, "point_value": "1e400", "currency": "€€€",
+                     "language": "zz"}),
+    ("/clubs/{slug}/members/guests/", {"display_name": "Zio Pino"}),
+    ("/clubs/{slug}/members/guests/", {"display_name": "x" * 10_000}),
+    ("/clubs/{slug}/members/merge/", {"source": "abc", "target": str(10**30)}),
+    ("/clubs/{slug}/members/merge/", {"source": "{spare}", "target": "{spare}"}),
+    ("/clubs/{slug}/members/{other}/role/", {"role": "owner"}),
+    ("/clubs/{slug}/members/99999999999999999999999/role/", {"role": "admin"}),
+    ("/clubs/{slug}/invitations/", {"role": "member", "max_uses": str(10**30),
+                                    "expires_at": "junk", "player": "abc", "email": "bad"}),
+    ("/clubs/{slug}/invitations/99999999999999999999999/revoke/", {}),
+    ("/clubs/{slug}/settings/", {}),
+    ("/clubs/{slug}/settings/", {"section": "poker"}),
+    ("/clubs/{slug}/settings/", {"section": "club", "name": "", "point_value": "NaN",
+                                 "currency": "EUR", "language": "it"}),
+    ("/clubs/{slug}/settings/", {"section": "season", "name": "x" * 10_000,
+                                 "start": "99999-01-01", "end": "x"}),
+    ("/clubs/{slug}/settings/", {"section": "season", "name": "Nuova",
+                                 "start": "2025-02-01", "end": "2025-01-01"}),
+    ("/clubs/{slug}/settings/", {"section": "singapore", "singapore-joker_limit": "zz",
+                                 "singapore-cap": "1e400"}),
+    ("/clubs/{slug}/settings/", {"section": "spazzumazz",
+                                 "spazzumazz-idiot_min_games": str(10**30)}),
+    ("/invite/{token}/", {"username": "x" * 10_000, "password1": "a", "password2": "b"}),
+])
+def test_bad_input_on_a_page_is_shown_to_the_admin_never_a_500(world, path, body):
+    c = world["clubs"]["private"]
+    admin = client_for(world, "admin")
+    body = {k: fill(v, c) for k, v in body.items()}
+    response = admin.post(fill(path, c), body)
+    assert response.status_code in {200, 302, 404}
+
+
+def test_a_duplicate_season_name_on_the_settings_page_is_a_form_error(world):
+    c = world["clubs"]["private"]
+    response = client_for(world, "admin").post(f"/clubs/{c.slug}/settings/", {
+        "section": "season", "name": "Inverno", "start": "2026-01-01", "end": "2026-03-31",
+    })
+    assert response.status_code == 200
+    assert response.context["season_form"].errors["name"]
+    assert c.club.seasons.count() == 1
+
+
+@pytest.mark.parametrize("method, path, body", [
+    ("put", "/api/v1/clubs/{slug}/", {"name": ""}),
+    ("patch", "/api/v1/clubs/{slug}/", {"currency": 1}),
+    ("put", "/api/v1/clubs/{slug}/house-rules/singapore/", {"rules": 1}),
+    ("put", "/api/v1/players/{guest}/", {}),
+    ("patch", "/api/v1/players/{guest}/", {"display_name": ["x"]}),
+    ("post", "/api/v1/players/{spare}/merge/", {"into": "x"}),
+    ("put", "/api/v1/memberships/{other}/", {}),
+    ("patch", "/api/v1/memberships/{other}/", {"role": "x"}),
+    ("put", "/api/v1/seasons/{season}/", {}),
+    ("patch", "/api/v1/seasons/{season}/", {"end": "1900-01-01"}),
+])
+@pytest.mark.parametrize("kind", ["public", "private"])
+def test_a_member_without_the_role_gets_a_403_whatever_the_body(world, kind, method, path, body):
+    c = world["clubs"][kind]
+    response = getattr(client_for(world, "member", APIClient), method)(
+        fill(path, c), body, format="json")
+    assert response.status_code == 403
