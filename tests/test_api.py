@@ -658,6 +658,23 @@ def test_odd_queries_are_never_a_500(admin, query):
     assert admin.get(query).status_code in {200, 400}
 
 
+@pytest.mark.parametrize("endpoint", ["players", "memberships", "seasons", "invitations"])
+@pytest.mark.parametrize("key", ["99999999999999999999999", "-1", "abc", "1.5", "%00"])
+def test_an_id_that_cannot_be_an_id_is_a_404(admin, endpoint, key):
+    for method in ["get", "put", "patch", "delete"]:
+        response = getattr(admin, method)(f"/api/v1/{endpoint}/{key}/", {}, format="json")
+        assert response.status_code in {404, 405}, (method, response.status_code)
+    merge = admin.post(f"/api/v1/players/{key}/merge/", {"into": 1}, format="json")
+    assert merge.status_code == 404
+
+
+def test_a_huge_cap_is_stored_and_read_back(admin):
+    url = "/api/v1/clubs/circolo-alfa/house-rules/singapore/"
+    response = admin.put(url, {"rules": {"cap": 10**30}}, format="json")
+    assert errors_of(response, 200)["rules"]["cap"] == 10**30
+    assert admin.get(url).json()["rules"]["cap"] == 10**30
+
+
 # --- Bad bodies everywhere -------------------------------------------------------------------
 
 def write_endpoints(people):

@@ -593,3 +593,15 @@ def test_a_member_without_the_role_gets_a_403_whatever_the_body(world, kind, met
     response = getattr(client_for(world, "member", APIClient), method)(
         fill(path, c), body, format="json")
     assert response.status_code == 403
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_options_on_any_endpoint_reveals_no_private_club(world, role):
+    api = client_for(world, role, APIClient)
+    c = world["clubs"]["private"]
+    for _name, _method, path, _body, _public, _private in API:
+        response = api.options(fill(path, c))
+        assert response.status_code in {200, 401, 403, 404}, (path, response.status_code)
+        if role in {"anonymous", "outsider"}:
+            assert b"Circolo Gamma" not in response.content
+            assert c.invitation.token.encode() not in response.content
