@@ -5,6 +5,7 @@ Lists hold only what the user may see; an object of a club the user may not see 
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -18,23 +19,33 @@ from clubs.permissions import has_role
 
 # --- Serializers -------------------------------------------------------------------------
 
+
 class ClubSerializer(serializers.ModelSerializer):
     my_role = serializers.SerializerMethodField()
 
     class Meta:
         model = Club
-        fields = ["slug", "name", "city", "is_public", "point_value", "currency", "language",
-                  "created_at", "my_role"]
+        fields = [
+            "slug",
+            "name",
+            "city",
+            "is_public",
+            "point_value",
+            "currency",
+            "language",
+            "created_at",
+            "my_role",
+        ]
         read_only_fields = ["slug", "created_at", "my_role"]
 
     def get_my_role(self, club) -> str | None:
         request = self.context.get("request")
-        return club.role_of(request.user) if request else None
+        return my_roles(request).get(club.pk) if request else None
 
     def validate_currency(self, value: str) -> str:
         value = value.strip().upper()
         if len(value) != 3 or not value.isalpha():
-            raise serializers.ValidationError("Use a three-letter currency code, such as EUR.")
+            raise serializers.ValidationError(_("Use a three-letter currency code, such as EUR."))
         return value
 
 
@@ -48,10 +59,32 @@ class ClubSlugField(serializers.SlugRelatedField):
         return Club.objects.visible_to(self.context["request"].user)
 
 
+def my_roles(request) -> dict[int, str]:
+    """The requesting user's role in each of their clubs, looked up once per request."""
+    roles = getattr(request, "_circolo_roles", None)
+    if roles is None:
+        user = request.user
+        roles = (
+            dict(Membership.objects.filter(user=user).values_list("club_id", "role"))
+            if user.is_authenticated
+            else {}
+        )
+        request._circolo_roles = roles
+    return roles
+
+
 class PlayerSerializer(serializers.ModelSerializer):
     club = ClubSlugField()
     is_guest = serializers.BooleanField(read_only=True)
-    username = serializers.CharField(source="user.username", read_only=True, default=None)
+    username = serializers.SerializerMethodField(
+        help_text=gettext_lazy("The member's login name: shown to members of the club only.")
+    )
+
+    def get_username(self, player) -> str | None:
+        request = self.context.get("request")
+        if player.user is None or request is None or player.club_id not in my_roles(request):
+            return None
+        return player.user.get_username()
 
     class Meta:
         model = Player
@@ -61,7 +94,7 @@ class PlayerSerializer(serializers.ModelSerializer):
     def validate_display_name(self, value: str) -> str:
         value = value.strip()
         if not value:
-            raise serializers.ValidationError("A player needs a name.")
+            raise serializers.ValidationError(_("A player needs a name."))
         return value
 
 
@@ -115,14 +148,28 @@ class VisiblePlayerField(serializers.PrimaryKeyRelatedField):
 
 class InvitationSerializer(serializers.ModelSerializer):
     club = ClubSlugField()
-    player = VisiblePlayerField(required=False, allow_null=True,
-                                help_text=Invitation._meta.get_field("player").help_text)
+    player = VisiblePlayerField(
+        required=False, allow_null=True, help_text=Invitation._meta.get_field("player").help_text
+    )
     url = serializers.SerializerMethodField()
 
     class Meta:
         model = Invitation
-        fields = ["id", "club", "token", "url", "email", "emailed_at", "role", "player", "max_uses",
-                  "uses", "expires_at", "revoked_at", "created_at"]
+        fields = [
+            "id",
+            "club",
+            "token",
+            "url",
+            "email",
+            "emailed_at",
+            "role",
+            "player",
+            "max_uses",
+            "uses",
+            "expires_at",
+            "revoked_at",
+            "created_at",
+        ]
         read_only_fields = ["id", "token", "url", "emailed_at", "uses", "revoked_at", "created_at"]
 
     def get_url(self, invitation) -> str:
@@ -134,10 +181,13 @@ class TokenSerializer(serializers.Serializer):
 
 
 class MergeSerializer(serializers.Serializer):
-    into = serializers.IntegerField(help_text="The id of the player to merge this guest into.")
+    into = serializers.IntegerField(
+        help_text=gettext_lazy("The id of the player to merge this guest into.")
+    )
 
 
 # --- Permissions ---------------------------------------------------------------------------
+
 
 def require_role(user, club: Club, needed: str) -> str:
     """``user``'s role in ``club`` if at least ``needed``. Not a member of a club they
@@ -146,7 +196,9 @@ def require_role(user, club: Club, needed: str) -> str:
     if role is None and not club.is_public:
         raise NotFound()
     if not has_role(role, needed):
-        raise PermissionDenied("This needs the %s role in %s." % (needed, club.slug))
+        raise PermissionDenied(
+            _("This needs the %(role)s role in %(club)s.") % {"role": needed, "club": club.slug}
+        )
     return role
 
 
@@ -168,7 +220,7 @@ class RoleToWrite:
 
 
 class ClubFilter(filters.FilterSet):
-    mine = filters.BooleanFilter(method="filter_mine", label="Only my clubs")
+    mine = filters.BooleanFilter(method="filter_mine", label=gettext_lazy("Only my clubs"))
 
     class Meta:
         model = Club
@@ -179,6 +231,7 @@ class ClubFilter(filters.FilterSet):
 
 
 # --- Viewsets -------------------------------------------------------------------------------
+
 
 class ClubViewSet(RoleToWrite, viewsets.ModelViewSet):
     queryset = Club.objects.none()  # the schema's model; get_queryset filters
@@ -203,23 +256,31 @@ class ClubViewSet(RoleToWrite, viewsets.ModelViewSet):
     @extend_schema(
         parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH, enum=Game.values)],
         request=inline_serializer("HouseRulesIn", {"rules": serializers.DictField()}),
-        responses=inline_serializer("HouseRules", {
-            "game": serializers.CharField(), "version": serializers.IntegerField(allow_null=True),
-            "rules": serializers.DictField(),
-        }),
+        responses=inline_serializer(
+            "HouseRules",
+            {
+                "game": serializers.CharField(),
+                "version": serializers.IntegerField(allow_null=True),
+                "rules": serializers.DictField(),
+            },
+        ),
     )
-    @action(detail=True, methods=["get", "put"], url_path=r"house-rules/(?P<game>[a-z]+)",
-            permission_classes=[permissions.IsAuthenticatedOrReadOnly])
+    @action(
+        detail=True,
+        methods=["get", "put"],
+        url_path=r"house-rules/(?P<game>[a-z]+)",
+        permission_classes=[permissions.IsAuthenticatedOrReadOnly],
+    )
     def house_rules(self, request, slug=None, game=None):
         """The club's current house rules for a game; PUT adds a new version (admins)."""
         club = self.get_object()
         if game not in Game.values:
-            raise NotFound("Unknown game.")
+            raise NotFound(_("Unknown game."))
         if request.method == "PUT":  # the admin role was checked by get_object()
             values = request.data.get("rules") if isinstance(request.data, dict) else None
             if not isinstance(values, dict):
                 raise serializers.ValidationError(
-                    {"rules": ["An object of house rules is required."]}
+                    {"rules": [_("An object of house rules is required.")]}
                 )
             try:
                 services.update_house_rules(club=club, game=game, values=values, by=request.user)
@@ -228,15 +289,23 @@ class ClubViewSet(RoleToWrite, viewsets.ModelViewSet):
                     {f"rules.{k}": v for k, v in error.message_dict.items()}
                 ) from error
         current = club.current_house_rules(game)
-        return Response({
-            "game": game,
-            "version": current.version if current else None,
-            "rules": services.house_rules_for(club=club, game=game),
-        })
+        return Response(
+            {
+                "game": game,
+                "version": current.version if current else None,
+                "rules": services.house_rules_for(club=club, game=game),
+            }
+        )
 
 
-class PlayerViewSet(RoleToWrite, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                    mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.GenericViewSet):
+class PlayerViewSet(
+    RoleToWrite,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
     """Players of the clubs you can see. Scorers add guests; admins rename and merge."""
 
     queryset = Player.objects.none()  # the schema's model; get_queryset filters
@@ -246,9 +315,11 @@ class PlayerViewSet(RoleToWrite, mixins.ListModelMixin, mixins.RetrieveModelMixi
     ordering_fields = ["display_name", "created_at"]
 
     def get_queryset(self):
-        return Player.objects.active().filter(
-            club__in=Club.objects.visible_to(self.request.user)
-        ).select_related("club", "user")
+        return (
+            Player.objects.active()
+            .filter(club__in=Club.objects.visible_to(self.request.user))
+            .select_related("club", "user")
+        )
 
     def perform_create(self, serializer):
         club = serializer.validated_data["club"]
@@ -261,7 +332,7 @@ class PlayerViewSet(RoleToWrite, mixins.ListModelMixin, mixins.RetrieveModelMixi
         club = serializer.validated_data.get("club", serializer.instance.club)
         if club != serializer.instance.club:
             raise serializers.ValidationError(
-                {"club": ["A player cannot move to another club."]}
+                {"club": [_("A player cannot move to another club.")]}
             )
         name = serializer.validated_data.get("display_name")
         others = club.players.active().exclude(pk=serializer.instance.pk)
@@ -280,13 +351,19 @@ class PlayerViewSet(RoleToWrite, mixins.ListModelMixin, mixins.RetrieveModelMixi
         data.is_valid(raise_exception=True)
         target = source.club.players.active().filter(pk=data.validated_data["into"]).first()
         if target is None:
-            raise serializers.ValidationError({"into": ["No such player in this club."]})
+            raise serializers.ValidationError({"into": [_("No such player in this club.")]})
         merged = services.merge_players(source=source, target=target)
         return Response(PlayerSerializer(merged, context=self.get_serializer_context()).data)
 
 
-class MembershipViewSet(RoleToWrite, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                        mixins.UpdateModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet):
+class MembershipViewSet(
+    RoleToWrite,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
     """Memberships of your clubs. Admins change roles and remove members; anyone may leave."""
 
     queryset = Membership.objects.none()  # the schema's model; get_queryset filters
@@ -329,13 +406,18 @@ class SeasonViewSet(RoleToWrite, viewsets.ModelViewSet):
         club = serializer.validated_data.get("club", serializer.instance.club)
         if club != serializer.instance.club:
             raise serializers.ValidationError(
-                {"club": ["A season cannot move to another club."]}
+                {"club": [_("A season cannot move to another club.")]}
             )
         serializer.save()
 
 
-class InvitationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                        mixins.DestroyModelMixin, viewsets.GenericViewSet):
+class InvitationViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
     """Invitations of the clubs you administer; DELETE revokes one. ``accept`` joins a club."""
 
     queryset = Invitation.objects.none()  # the schema's model; get_queryset filters

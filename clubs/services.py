@@ -45,10 +45,14 @@ def _free_name(club: Club, name: str) -> str:
 
 
 @transaction.atomic
-def add_member(*, club: Club, user, role: str = Role.MEMBER, player: Player | None = None) -> Membership:
+def add_member(
+    *, club: Club, user, role: str = Role.MEMBER, player: Player | None = None
+) -> Membership:
     """Make ``user`` a member; ``player``, a guest of the club, becomes theirs (history kept)."""
     if Membership.objects.filter(club=club, user=user).exists():
-        raise ValidationError(_("%(user)s is already a member of %(club)s.") % {"user": user, "club": club})
+        raise ValidationError(
+            _("%(user)s is already a member of %(club)s.") % {"user": user, "club": club}
+        )
     membership = Membership.objects.create(club=club, user=user, role=role)
     own = club.players.filter(user=user).first()
     if player is not None:
@@ -60,7 +64,9 @@ def add_member(*, club: Club, user, role: str = Role.MEMBER, player: Player | No
             player.user = user
             player.save(update_fields=["user"])
     elif own is None:
-        Player.objects.create(club=club, user=user, display_name=_free_name(club, display_name_for(user)))
+        Player.objects.create(
+            club=club, user=user, display_name=_free_name(club, display_name_for(user))
+        )
     return membership
 
 
@@ -69,9 +75,14 @@ def add_guest(*, club: Club, display_name: str) -> Player:
     name = display_name.strip()
     if not name:
         raise ValidationError({"display_name": _("A guest needs a name.")})
+    taken = ValidationError({"display_name": _("This club already has a player with this name.")})
     if club.players.active().filter(display_name=name).exists():
-        raise ValidationError({"display_name": _("This club already has a player with this name.")})
-    return Player.objects.create(club=club, display_name=name)
+        raise taken
+    try:
+        with transaction.atomic():
+            return Player.objects.create(club=club, display_name=name)
+    except IntegrityError as error:  # another request added the same name meanwhile
+        raise taken from error
 
 
 @transaction.atomic
@@ -135,15 +146,21 @@ def merge_players(*, source: Player, target: Player) -> Player:
         raise ValidationError({"source": _("Only a guest can be merged into another player.")})
     if source.merged_into_id or target.merged_into_id:
         raise ValidationError({"source": _("This player has already been merged.")})
-    Invitation.objects.filter(player=source, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    Invitation.objects.filter(player=source, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
     try:
         with transaction.atomic():
             for model, field_name in _player_references():
                 model.objects.filter(**{field_name: source}).update(**{field_name: target})
     except IntegrityError as error:
         raise ValidationError(
-            {"target": _("%(source)s and %(target)s played in the same game: they cannot be merged.")
-             % {"source": source, "target": target}}
+            {
+                "target": _(
+                    "%(source)s and %(target)s played in the same game: they cannot be merged."
+                )
+                % {"source": source, "target": target}
+            }
         ) from error
     source.merged_into = target
     source.save(update_fields=["merged_into"])
@@ -183,14 +200,25 @@ def house_rules_for(*, club: Club, game: str) -> dict:
 
 
 @transaction.atomic
-def create_invitation(*, club: Club, by, role: str = Role.MEMBER, player: Player | None = None,
-                      max_uses: int = 1, expires_at=None, email: str = "") -> Invitation:
+def create_invitation(
+    *,
+    club: Club,
+    by,
+    role: str = Role.MEMBER,
+    player: Player | None = None,
+    max_uses: int = 1,
+    expires_at=None,
+    email: str = "",
+) -> Invitation:
     """A new invitation link; with ``email``, the link is mailed (by a task, after commit)."""
     from clubs.tasks import send_invitation_email
 
-    invitation = Invitation(club=club, created_by=by, role=role, player=player, max_uses=max_uses,
-                            email=email)
+    invitation = Invitation(
+        club=club, created_by=by, role=role, player=player, max_uses=max_uses, email=email
+    )
     if expires_at is not None:
+        if expires_at <= timezone.now():
+            raise ValidationError({"expires_at": _("An invitation must expire in the future.")})
         invitation.expires_at = expires_at
     if player is not None and (player.club_id != club.pk or not player.is_guest):
         raise ValidationError({"player": _("Only a guest of this club can be claimed.")})
@@ -209,8 +237,12 @@ def accept_invitation(*, token: str, user) -> Membership:
     invitation = Invitation.objects.select_for_update().filter(token=token).first()
     if invitation is None or not invitation.is_usable():
         raise ValidationError({"token": _("This invitation is not valid any more.")})
-    membership = add_member(club=invitation.club, user=user, role=invitation.role, player=invitation.player)
-    updated = Invitation.objects.filter(pk=invitation.pk, uses__lt=F("max_uses")).update(uses=F("uses") + 1)
+    membership = add_member(
+        club=invitation.club, user=user, role=invitation.role, player=invitation.player
+    )
+    updated = Invitation.objects.filter(pk=invitation.pk, uses__lt=F("max_uses")).update(
+        uses=F("uses") + 1
+    )
     if updated != 1:
         # Another acceptance took the last use between our read and this write.
         raise ValidationError({"token": _("This invitation is not valid any more.")})

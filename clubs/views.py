@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -66,14 +67,18 @@ def club_create(request):
 def club_detail(request, slug):
     club = visible_club(request.user, slug)
     role = club.role_of(request.user)
-    return render(request, "clubs/club_detail.html", {
-        "club": club,
-        "role": role,
-        "is_admin": has_role(role, Role.ADMIN),
-        "seasons": club.seasons.all(),
-        "n_members": club.memberships.count(),
-        "n_guests": club.players.active().guests().count(),
-    })
+    return render(
+        request,
+        "clubs/club_detail.html",
+        {
+            "club": club,
+            "role": role,
+            "is_admin": has_role(role, Role.ADMIN),
+            "seasons": club.seasons.all(),
+            "n_members": club.memberships.count(),
+            "n_guests": club.players.active().guests().count(),
+        },
+    )
 
 
 @login_required
@@ -153,8 +158,11 @@ def merge_guest(request, slug):
             services.merge_players(
                 source=form.cleaned_data["source"], target=form.cleaned_data["target"]
             )
-            messages.success(request, _("Guest merged: their history now belongs to %(name)s.")
-                             % {"name": form.cleaned_data["target"]})
+            messages.success(
+                request,
+                _("Guest merged: their history now belongs to %(name)s.")
+                % {"name": form.cleaned_data["target"]},
+            )
         except ValidationError as error:
             _form_errors_to_messages(request, error)
     else:
@@ -169,9 +177,11 @@ def create_invitation(request, slug):
     form = InvitationForm(request.POST, club=club)
     if form.is_valid():
         try:
-            invitation = services.create_invitation(club=club, by=request.user, **{
-                k: v for k, v in form.cleaned_data.items() if v is not None
-            })
+            invitation = services.create_invitation(
+                club=club,
+                by=request.user,
+                **{k: v for k, v in form.cleaned_data.items() if v is not None},
+            )
             link = request.build_absolute_uri(invitation.get_absolute_url())
             messages.success(
                 request, _("Invitation created. Share this link: %(link)s") % {"link": link}
@@ -209,8 +219,9 @@ def invitation(request, token):
             if signup is not None:
                 if not signup.is_valid():
                     raise ValidationError("")
-                user = signup.save()
-                services.accept_invitation(token=token, user=user)
+                with transaction.atomic():  # no account without the membership it was for
+                    user = signup.save()
+                    services.accept_invitation(token=token, user=user)
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             else:
                 services.accept_invitation(token=token, user=request.user)
@@ -219,9 +230,16 @@ def invitation(request, token):
         except ValidationError as error:
             if any(error.messages):
                 _form_errors_to_messages(request, error)
-    return render(request, "clubs/invitation.html", {
-        "invitation": invitation, "usable": usable, "already": already, "signup": signup,
-    })
+    return render(
+        request,
+        "clubs/invitation.html",
+        {
+            "invitation": invitation,
+            "usable": usable,
+            "already": already,
+            "signup": signup,
+        },
+    )
 
 
 @login_required
@@ -273,11 +291,15 @@ def settings_page(request, slug):
         else:
             messages.error(request, _("Unknown settings section."))
     history = {game: club.house_rule_sets.filter(game=game)[:10] for game in HOUSE_RULE_FORMS}
-    return render(request, "clubs/settings.html", {
-        "club": club,
-        "club_form": club_form,
-        "season_form": season_form,
-        "rule_forms": [
-            (game, Game(game).label, form, history[game]) for game, form in rule_forms.items()
-        ],
-    })
+    return render(
+        request,
+        "clubs/settings.html",
+        {
+            "club": club,
+            "club_form": club_form,
+            "season_form": season_form,
+            "rule_forms": [
+                (game, Game(game).label, form, history[game]) for game, form in rule_forms.items()
+            ],
+        },
+    )

@@ -19,6 +19,15 @@ def pytest_configure(config):
 
 
 @pytest.fixture(autouse=True)
+def _english():
+    """Messages raised outside a request read in English here (requests pick their own)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache():
     """The cache may be Redis (integration run): no test sees another's entries."""
     from django.core.cache import cache

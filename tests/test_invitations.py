@@ -125,3 +125,12 @@ def test_an_invitation_to_claim_a_guest_is_single_use(people):
             club=people["club"], by=people["admin"], player=people["guest"], max_uses=2
         )
     assert "max_uses" in error.value.message_dict
+
+
+def test_an_invitation_that_would_already_be_expired_is_refused(people):
+    with pytest.raises(ValidationError) as error:
+        services.create_invitation(
+            club=people["club"], by=people["admin"], expires_at=timezone.now() - timedelta(days=1)
+        )
+    assert "expires_at" in error.value.message_dict
+    assert not people["club"].invitations.exists()

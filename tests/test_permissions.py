@@ -132,66 +132,188 @@ PAGES = [
     ("club-list", "get", "/clubs/", None, EVERYONE, None),
     ("club-list-search", "get", "/clubs/?q=Circolo", None, EVERYONE, None),
     ("club-create-form", "get", "/clubs/new/", None, (LOGIN, 200, 200, 200, 200), None),
-    ("club-create", "post", "/clubs/new/", lambda c: {
-        "name": "Circolo Nuovo", "city": "Bari", "is_public": "on", "point_value": "0.10",
-        "currency": "EUR", "language": "it",
-    }, (LOGIN, 302, 302, 302, 302), None),
+    (
+        "club-create",
+        "post",
+        "/clubs/new/",
+        lambda c: {
+            "name": "Circolo Nuovo",
+            "city": "Bari",
+            "is_public": "on",
+            "point_value": "0.10",
+            "currency": "EUR",
+            "language": "it",
+        },
+        (LOGIN, 302, 302, 302, 302),
+        None,
+    ),
     ("club-detail", "get", "/clubs/{slug}/", None, EVERYONE, MEMBERS),
     ("members", "get", "/clubs/{slug}/members/", None, MEMBER_PAGE, MEMBER_PAGE),
-    ("add-guest", "post", "/clubs/{slug}/members/guests/", lambda c: {
-        "display_name": "Nuovo Ospite",
-    }, SCORER_ACTION, SCORER_ACTION),
+    (
+        "add-guest",
+        "post",
+        "/clubs/{slug}/members/guests/",
+        lambda c: {
+            "display_name": "Nuovo Ospite",
+        },
+        SCORER_ACTION,
+        SCORER_ACTION,
+    ),
     ("add-guest-get", "get", "/clubs/{slug}/members/guests/", None, POST_ONLY, POST_ONLY),
-    ("merge-guest", "post", "/clubs/{slug}/members/merge/", lambda c: {
-        "source": c.spare.pk, "target": c.guest.pk,
-    }, ADMIN_ACTION, ADMIN_ACTION),
+    (
+        "merge-guest",
+        "post",
+        "/clubs/{slug}/members/merge/",
+        lambda c: {
+            "source": c.spare.pk,
+            "target": c.guest.pk,
+        },
+        ADMIN_ACTION,
+        ADMIN_ACTION,
+    ),
     ("merge-guest-get", "get", "/clubs/{slug}/members/merge/", None, POST_ONLY, POST_ONLY),
-    ("change-role", "post", "/clubs/{slug}/members/{other}/role/", lambda c: {
-        "role": "scorer",
-    }, ADMIN_ACTION, ADMIN_ACTION),
+    (
+        "change-role",
+        "post",
+        "/clubs/{slug}/members/{other}/role/",
+        lambda c: {
+            "role": "scorer",
+        },
+        ADMIN_ACTION,
+        ADMIN_ACTION,
+    ),
     ("change-role-get", "get", "/clubs/{slug}/members/{other}/role/", None, POST_ONLY, POST_ONLY),
-    ("remove-member", "post", "/clubs/{slug}/members/{other}/remove/", lambda c: {},
-     ADMIN_ACTION, ADMIN_ACTION),
-    ("remove-member-get", "get", "/clubs/{slug}/members/{other}/remove/", None,
-     POST_ONLY, POST_ONLY),
-    ("create-invitation", "post", "/clubs/{slug}/invitations/", lambda c: {
-        "role": "member", "max_uses": 1, "expires_at": "2999-01-01T00:00",
-    }, ADMIN_ACTION, ADMIN_ACTION),
+    (
+        "remove-member",
+        "post",
+        "/clubs/{slug}/members/{other}/remove/",
+        lambda c: {},
+        ADMIN_ACTION,
+        ADMIN_ACTION,
+    ),
+    (
+        "remove-member-get",
+        "get",
+        "/clubs/{slug}/members/{other}/remove/",
+        None,
+        POST_ONLY,
+        POST_ONLY,
+    ),
+    (
+        "create-invitation",
+        "post",
+        "/clubs/{slug}/invitations/",
+        lambda c: {
+            "role": "member",
+            "max_uses": 1,
+            "expires_at": "2999-01-01T00:00",
+        },
+        ADMIN_ACTION,
+        ADMIN_ACTION,
+    ),
     ("create-invitation-get", "get", "/clubs/{slug}/invitations/", None, POST_ONLY, POST_ONLY),
-    ("revoke-invitation", "post", "/clubs/{slug}/invitations/{invitation}/revoke/", lambda c: {},
-     ADMIN_ACTION, ADMIN_ACTION),
-    ("revoke-invitation-get", "get", "/clubs/{slug}/invitations/{invitation}/revoke/", None,
-     POST_ONLY, POST_ONLY),
+    (
+        "revoke-invitation",
+        "post",
+        "/clubs/{slug}/invitations/{invitation}/revoke/",
+        lambda c: {},
+        ADMIN_ACTION,
+        ADMIN_ACTION,
+    ),
+    (
+        "revoke-invitation-get",
+        "get",
+        "/clubs/{slug}/invitations/{invitation}/revoke/",
+        None,
+        POST_ONLY,
+        POST_ONLY,
+    ),
     ("settings", "get", "/clubs/{slug}/settings/", None, ADMIN_PAGE, ADMIN_PAGE),
-    ("settings-club", "post", "/clubs/{slug}/settings/", lambda c: {
-        "section": "club", "name": "Circolo Rinominato", "city": "Roma", "point_value": "0.20",
-        "currency": "EUR", "language": "it",
-    }, ADMIN_ACTION, ADMIN_ACTION),
-    ("settings-season", "post", "/clubs/{slug}/settings/", lambda c: {
-        "section": "season", "name": "Estate", "start": "2025-06-01", "end": "2025-08-31",
-    }, ADMIN_ACTION, ADMIN_ACTION),
-    ("settings-rules", "post", "/clubs/{slug}/settings/", lambda c: {
-        "section": "spazzumazz", "spazzumazz-idiot_min_games": "5",
-    }, ADMIN_ACTION, ADMIN_ACTION),
+    (
+        "settings-club",
+        "post",
+        "/clubs/{slug}/settings/",
+        lambda c: {
+            "section": "club",
+            "name": "Circolo Rinominato",
+            "city": "Roma",
+            "point_value": "0.20",
+            "currency": "EUR",
+            "language": "it",
+        },
+        ADMIN_ACTION,
+        ADMIN_ACTION,
+    ),
+    (
+        "settings-season",
+        "post",
+        "/clubs/{slug}/settings/",
+        lambda c: {
+            "section": "season",
+            "name": "Estate",
+            "start": "2025-06-01",
+            "end": "2025-08-31",
+        },
+        ADMIN_ACTION,
+        ADMIN_ACTION,
+    ),
+    (
+        "settings-rules",
+        "post",
+        "/clubs/{slug}/settings/",
+        lambda c: {
+            "section": "spazzumazz",
+            "spazzumazz-idiot_min_games": "5",
+        },
+        ADMIN_ACTION,
+        ADMIN_ACTION,
+    ),
     # Whoever holds the link may see the invitation; accepting it joins (anonymous signs up).
     ("invitation", "get", "/invite/{token}/", None, EVERYONE, EVERYONE),
-    ("invitation-accept", "post", "/invite/{token}/", lambda c: {
-        "username": "newcomer", "email": "newcomer@example.org",
-        "password1": PASSWORD, "password2": PASSWORD,
-    }, (302, 302, 200, 200, 200), (302, 302, 200, 200, 200)),
+    (
+        "invitation-accept",
+        "post",
+        "/invite/{token}/",
+        lambda c: {
+            "username": "newcomer",
+            "email": "newcomer@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+        (302, 302, 200, 200, 200),
+        (302, 302, 200, 200, 200),
+    ),
     # The site's other pages.
     ("login", "get", "/accounts/login/", None, EVERYONE, None),
     ("logout", "post", "/accounts/logout/", lambda c: {}, (302, 302, 302, 302, 302), None),
-    ("password-change", "get", "/accounts/password_change/", None,
-     (LOGIN, 200, 200, 200, 200), None),
-    ("password-change-done", "get", "/accounts/password_change/done/", None,
-     (LOGIN, 200, 200, 200, 200), None),
+    (
+        "password-change",
+        "get",
+        "/accounts/password_change/",
+        None,
+        (LOGIN, 200, 200, 200, 200),
+        None,
+    ),
+    (
+        "password-change-done",
+        "get",
+        "/accounts/password_change/done/",
+        None,
+        (LOGIN, 200, 200, 200, 200),
+        None,
+    ),
     ("password-reset", "get", "/accounts/password_reset/", None, EVERYONE, None),
     ("password-reset-done", "get", "/accounts/password_reset/done/", None, EVERYONE, None),
     ("password-reset-confirm", "get", "/accounts/reset/MQ/bad-token/", None, EVERYONE, None),
     ("password-reset-complete", "get", "/accounts/reset/done/", None, EVERYONE, None),
-    ("set-language", "post", "/i18n/setlang/", lambda c: {"language": "en", "next": "/"},
-     (302, 302, 302, 302, 302), None),
+    (
+        "set-language",
+        "post",
+        "/i18n/setlang/",
+        lambda c: {"language": "en", "next": "/"},
+        (302, 302, 302, 302, 302),
+        None,
+    ),
     # Nobody here is staff: the admin site sends everyone to its own login page.
     ("admin", "get", "/admin/", None, (LOGIN, LOGIN, LOGIN, LOGIN, LOGIN), None),
     ("health", "get", "/health/", None, EVERYONE, None),
@@ -203,14 +325,20 @@ PAGES = [
 
 def fill(path: str, c: ClubUnderTest) -> str:
     return path.format(
-        slug=c.slug, other=c.other.pk, invitation=c.invitation.pk, token=c.invitation.token,
-        guest=c.guest.pk, spare=c.spare.pk, season=c.season.pk,
+        slug=c.slug,
+        other=c.other.pk,
+        invitation=c.invitation.pk,
+        token=c.invitation.token,
+        guest=c.guest.pk,
+        spare=c.spare.pk,
+        season=c.season.pk,
     )
 
 
 @pytest.mark.parametrize("kind, method, path, body, role, expected", expand(PAGES))
-def test_each_page_answers_each_role_as_the_rules_say(world, kind, method, path, body, role,
-                                                      expected):
+def test_each_page_answers_each_role_as_the_rules_say(
+    world, kind, method, path, body, role, expected
+):
     c = world["clubs"][kind]
     client = client_for(world, role)
     url = fill(path, c)
@@ -234,9 +362,17 @@ def test_a_refused_page_action_changes_nothing(world, role):
     client.post(f"/clubs/{c.slug}/members/{c.other.pk}/role/", {"role": "admin"})
     client.post(f"/clubs/{c.slug}/members/{c.other.pk}/remove/")
     client.post(f"/clubs/{c.slug}/invitations/{c.invitation.pk}/revoke/")
-    client.post(f"/clubs/{c.slug}/settings/", {"section": "club", "name": "Preso", "city": "",
-                                               "point_value": "1", "currency": "EUR",
-                                               "language": "it"})
+    client.post(
+        f"/clubs/{c.slug}/settings/",
+        {
+            "section": "club",
+            "name": "Preso",
+            "city": "",
+            "point_value": "1",
+            "currency": "EUR",
+            "language": "it",
+        },
+    )
     c.spare.refresh_from_db()
     c.other.refresh_from_db()
     c.invitation.refresh_from_db()
@@ -265,8 +401,9 @@ def test_it_validates_ownership_of_memberships_and_invitations_named_in_the_url(
         f"/clubs/{beta.slug}/invitations/{alfa.invitation.pk}/revoke/",
     ]:
         assert otto.post(url, {"role": "admin"}).status_code == 404, url
-    otto.post(f"/clubs/{beta.slug}/members/merge/",
-              {"source": alfa.spare.pk, "target": alfa.guest.pk})
+    otto.post(
+        f"/clubs/{beta.slug}/members/merge/", {"source": alfa.spare.pk, "target": alfa.guest.pk}
+    )
     alfa.spare.refresh_from_db()
     alfa.other.refresh_from_db()
     alfa.invitation.refresh_from_db()
@@ -288,79 +425,226 @@ NOT_ALLOWED = (A, 405, 405, 405, 405)
 API = [
     # Clubs
     ("clubs-list", "get", "/api/v1/clubs/", None, READ, None),
-    ("clubs-create", "post", "/api/v1/clubs/", lambda c: {"name": "Circolo Delta"},
-     (A, 201, 201, 201, 201), None),
+    (
+        "clubs-create",
+        "post",
+        "/api/v1/clubs/",
+        lambda c: {"name": "Circolo Delta"},
+        (A, 201, 201, 201, 201),
+        None,
+    ),
     ("clubs-retrieve", "get", "/api/v1/clubs/{slug}/", None, READ, READ_PRIVATE),
-    ("clubs-update", "put", "/api/v1/clubs/{slug}/", lambda c: {"name": "Circolo Rinominato"},
-     ADMIN_WRITE, ADMIN_WRITE_PRIVATE),
-    ("clubs-partial-update", "patch", "/api/v1/clubs/{slug}/", lambda c: {"city": "Milano"},
-     ADMIN_WRITE, ADMIN_WRITE_PRIVATE),
+    (
+        "clubs-update",
+        "put",
+        "/api/v1/clubs/{slug}/",
+        lambda c: {"name": "Circolo Rinominato"},
+        ADMIN_WRITE,
+        ADMIN_WRITE_PRIVATE,
+    ),
+    (
+        "clubs-partial-update",
+        "patch",
+        "/api/v1/clubs/{slug}/",
+        lambda c: {"city": "Milano"},
+        ADMIN_WRITE,
+        ADMIN_WRITE_PRIVATE,
+    ),
     ("clubs-delete", "delete", "/api/v1/clubs/{slug}/", None, NOT_ALLOWED, NOT_ALLOWED),
-    ("house-rules", "get", "/api/v1/clubs/{slug}/house-rules/singapore/", None,
-     READ, READ_PRIVATE),
-    ("house-rules-put", "put", "/api/v1/clubs/{slug}/house-rules/singapore/",
-     lambda c: {"rules": {"rounding": "up"}}, ADMIN_WRITE, ADMIN_WRITE_PRIVATE),
+    ("house-rules", "get", "/api/v1/clubs/{slug}/house-rules/singapore/", None, READ, READ_PRIVATE),
+    (
+        "house-rules-put",
+        "put",
+        "/api/v1/clubs/{slug}/house-rules/singapore/",
+        lambda c: {"rules": {"rounding": "up"}},
+        ADMIN_WRITE,
+        ADMIN_WRITE_PRIVATE,
+    ),
     # Players
     ("players-list", "get", "/api/v1/players/", None, READ, None),
     ("players-retrieve", "get", "/api/v1/players/{guest}/", None, READ, READ_PRIVATE),
     # A private club the caller cannot see is an unknown club: 400 on `club`, as for a typo.
-    ("players-create", "post", "/api/v1/players/", lambda c: {
-        "club": c.slug, "display_name": "Nuovo Ospite",
-    }, (A, 403, 403, 201, 201), (A, 400, 403, 201, 201)),
-    ("players-update", "put", "/api/v1/players/{guest}/", lambda c: {
-        "club": c.slug, "display_name": "Ospite Rinominato",
-    }, ADMIN_WRITE, ADMIN_WRITE_PRIVATE),
-    ("players-partial-update", "patch", "/api/v1/players/{guest}/", lambda c: {
-        "display_name": "Ospite Rinominato",
-    }, ADMIN_WRITE, ADMIN_WRITE_PRIVATE),
-    ("players-merge", "post", "/api/v1/players/{spare}/merge/", lambda c: {"into": c.guest.pk},
-     ADMIN_WRITE, ADMIN_WRITE_PRIVATE),
+    (
+        "players-create",
+        "post",
+        "/api/v1/players/",
+        lambda c: {
+            "club": c.slug,
+            "display_name": "Nuovo Ospite",
+        },
+        (A, 403, 403, 201, 201),
+        (A, 400, 403, 201, 201),
+    ),
+    (
+        "players-update",
+        "put",
+        "/api/v1/players/{guest}/",
+        lambda c: {
+            "club": c.slug,
+            "display_name": "Ospite Rinominato",
+        },
+        ADMIN_WRITE,
+        ADMIN_WRITE_PRIVATE,
+    ),
+    (
+        "players-partial-update",
+        "patch",
+        "/api/v1/players/{guest}/",
+        lambda c: {
+            "display_name": "Ospite Rinominato",
+        },
+        ADMIN_WRITE,
+        ADMIN_WRITE_PRIVATE,
+    ),
+    (
+        "players-merge",
+        "post",
+        "/api/v1/players/{spare}/merge/",
+        lambda c: {"into": c.guest.pk},
+        ADMIN_WRITE,
+        ADMIN_WRITE_PRIVATE,
+    ),
     ("players-delete", "delete", "/api/v1/players/{guest}/", None, NOT_ALLOWED, NOT_ALLOWED),
     # Memberships: only of your own clubs, so an outsider gets a 404 even on a public club.
     ("memberships-list", "get", "/api/v1/memberships/", None, MINE, None),
-    ("memberships-retrieve", "get", "/api/v1/memberships/{other}/", None,
-     (A, 404, 200, 200, 200), (A, 404, 200, 200, 200)),
-    ("memberships-update", "put", "/api/v1/memberships/{other}/", lambda c: {"role": "scorer"},
-     (A, 404, 403, 403, 200), (A, 404, 403, 403, 200)),
-    ("memberships-partial-update", "patch", "/api/v1/memberships/{other}/",
-     lambda c: {"role": "scorer"}, (A, 404, 403, 403, 200), (A, 404, 403, 403, 200)),
-    ("memberships-delete", "delete", "/api/v1/memberships/{other}/", None,
-     (A, 404, 403, 403, 204), (A, 404, 403, 403, 204)),
-    ("memberships-create", "post", "/api/v1/memberships/", lambda c: {"role": "admin"},
-     NOT_ALLOWED, None),
+    (
+        "memberships-retrieve",
+        "get",
+        "/api/v1/memberships/{other}/",
+        None,
+        (A, 404, 200, 200, 200),
+        (A, 404, 200, 200, 200),
+    ),
+    (
+        "memberships-update",
+        "put",
+        "/api/v1/memberships/{other}/",
+        lambda c: {"role": "scorer"},
+        (A, 404, 403, 403, 200),
+        (A, 404, 403, 403, 200),
+    ),
+    (
+        "memberships-partial-update",
+        "patch",
+        "/api/v1/memberships/{other}/",
+        lambda c: {"role": "scorer"},
+        (A, 404, 403, 403, 200),
+        (A, 404, 403, 403, 200),
+    ),
+    (
+        "memberships-delete",
+        "delete",
+        "/api/v1/memberships/{other}/",
+        None,
+        (A, 404, 403, 403, 204),
+        (A, 404, 403, 403, 204),
+    ),
+    (
+        "memberships-create",
+        "post",
+        "/api/v1/memberships/",
+        lambda c: {"role": "admin"},
+        NOT_ALLOWED,
+        None,
+    ),
     # Seasons
     ("seasons-list", "get", "/api/v1/seasons/", None, READ, None),
     ("seasons-retrieve", "get", "/api/v1/seasons/{season}/", None, READ, READ_PRIVATE),
-    ("seasons-create", "post", "/api/v1/seasons/", lambda c: {
-        "club": c.slug, "name": "Estate", "start": "2025-06-01", "end": "2025-08-31",
-    }, (A, 403, 403, 403, 201), (A, 400, 403, 403, 201)),
-    ("seasons-update", "put", "/api/v1/seasons/{season}/", lambda c: {
-        "club": c.slug, "name": "Inverno lungo", "start": "2025-01-01", "end": "2025-04-30",
-    }, ADMIN_WRITE, ADMIN_WRITE_PRIVATE),
-    ("seasons-partial-update", "patch", "/api/v1/seasons/{season}/",
-     lambda c: {"end": "2025-04-30"}, ADMIN_WRITE, ADMIN_WRITE_PRIVATE),
-    ("seasons-delete", "delete", "/api/v1/seasons/{season}/", None,
-     (A, 403, 403, 403, 204), (A, 404, 403, 403, 204)),
+    (
+        "seasons-create",
+        "post",
+        "/api/v1/seasons/",
+        lambda c: {
+            "club": c.slug,
+            "name": "Estate",
+            "start": "2025-06-01",
+            "end": "2025-08-31",
+        },
+        (A, 403, 403, 403, 201),
+        (A, 400, 403, 403, 201),
+    ),
+    (
+        "seasons-update",
+        "put",
+        "/api/v1/seasons/{season}/",
+        lambda c: {
+            "club": c.slug,
+            "name": "Inverno lungo",
+            "start": "2025-01-01",
+            "end": "2025-04-30",
+        },
+        ADMIN_WRITE,
+        ADMIN_WRITE_PRIVATE,
+    ),
+    (
+        "seasons-partial-update",
+        "patch",
+        "/api/v1/seasons/{season}/",
+        lambda c: {"end": "2025-04-30"},
+        ADMIN_WRITE,
+        ADMIN_WRITE_PRIVATE,
+    ),
+    (
+        "seasons-delete",
+        "delete",
+        "/api/v1/seasons/{season}/",
+        None,
+        (A, 403, 403, 403, 204),
+        (A, 404, 403, 403, 204),
+    ),
     # Invitations: secrets of the club's admins; to anyone else they do not exist.
     ("invitations-list", "get", "/api/v1/invitations/", None, MINE, None),
-    ("invitations-retrieve", "get", "/api/v1/invitations/{invitation}/", None,
-     (A, 404, 404, 404, 200), (A, 404, 404, 404, 200)),
-    ("invitations-create", "post", "/api/v1/invitations/", lambda c: {
-        "club": c.slug, "role": "member",
-    }, (A, 403, 403, 403, 201), (A, 400, 403, 403, 201)),
-    ("invitations-delete", "delete", "/api/v1/invitations/{invitation}/", None,
-     (A, 404, 404, 404, 204), (A, 404, 404, 404, 204)),
-    ("invitations-update", "put", "/api/v1/invitations/{invitation}/", lambda c: {"role": "admin"},
-     NOT_ALLOWED, None),
+    (
+        "invitations-retrieve",
+        "get",
+        "/api/v1/invitations/{invitation}/",
+        None,
+        (A, 404, 404, 404, 200),
+        (A, 404, 404, 404, 200),
+    ),
+    (
+        "invitations-create",
+        "post",
+        "/api/v1/invitations/",
+        lambda c: {
+            "club": c.slug,
+            "role": "member",
+        },
+        (A, 403, 403, 403, 201),
+        (A, 400, 403, 403, 201),
+    ),
+    (
+        "invitations-delete",
+        "delete",
+        "/api/v1/invitations/{invitation}/",
+        None,
+        (A, 404, 404, 404, 204),
+        (A, 404, 404, 404, 204),
+    ),
+    (
+        "invitations-update",
+        "put",
+        "/api/v1/invitations/{invitation}/",
+        lambda c: {"role": "admin"},
+        NOT_ALLOWED,
+        None,
+    ),
     # Whoever holds the token may join; the club's own people are members already.
-    ("invitations-accept", "post", "/api/v1/invitations/accept/",
-     lambda c: {"token": c.invitation.token}, (A, 201, 400, 400, 400), (A, 201, 400, 400, 400)),
+    (
+        "invitations-accept",
+        "post",
+        "/api/v1/invitations/accept/",
+        lambda c: {"token": c.invitation.token},
+        (A, 201, 400, 400, 400),
+        (A, 201, 400, 400, 400),
+    ),
 ]
 
 
 @pytest.mark.parametrize("kind, method, path, body, role, expected", expand(API))
-def test_each_endpoint_answers_each_role_as_the_rules_say(world, kind, method, path, body, role,
-                                                          expected):
+def test_each_endpoint_answers_each_role_as_the_rules_say(
+    world, kind, method, path, body, role, expected
+):
     c = world["clubs"][kind]
     client = client_for(world, role, APIClient)
     response = getattr(client, method)(fill(path, c), body(c) if body else None, format="json")
@@ -387,8 +671,7 @@ def test_a_refused_api_write_changes_nothing(world, role):
     c = world["clubs"]["private"]
     api = client_for(world, role, APIClient)
     api.put(f"/api/v1/clubs/{c.slug}/", {"name": "Preso"}, format="json")
-    api.put(f"/api/v1/clubs/{c.slug}/house-rules/singapore/", {"rules": {"cap": 5}},
-            format="json")
+    api.put(f"/api/v1/clubs/{c.slug}/house-rules/singapore/", {"rules": {"cap": 5}}, format="json")
     api.post(f"/api/v1/players/{c.spare.pk}/merge/", {"into": c.guest.pk}, format="json")
     api.patch(f"/api/v1/memberships/{c.other.pk}/", {"role": "admin"}, format="json")
     api.delete(f"/api/v1/seasons/{c.season.pk}/")
@@ -409,8 +692,10 @@ def test_a_private_club_looks_like_a_club_that_does_not_exist_in_the_api(world):
     api = client_for(world, "outsider", APIClient)
     for private, missing in [
         ("/api/v1/clubs/circolo-gamma/", "/api/v1/clubs/no-such-club/"),
-        ("/api/v1/clubs/circolo-gamma/house-rules/sputo/",
-         "/api/v1/clubs/no-such/house-rules/sputo/"),
+        (
+            "/api/v1/clubs/circolo-gamma/house-rules/sputo/",
+            "/api/v1/clubs/no-such/house-rules/sputo/",
+        ),
         (f"/api/v1/players/{world['clubs']['private'].guest.pk}/", "/api/v1/players/999999/"),
         (f"/api/v1/seasons/{world['clubs']['private'].season.pk}/", "/api/v1/seasons/999999/"),
     ]:
@@ -426,8 +711,9 @@ def test_a_private_club_looks_like_a_club_that_does_not_exist_in_the_api(world):
         a = api.post(url, {**body, "club": "circolo-gamma"}, format="json")
         b = api.post(url, {**body, "club": "no-such-club"}, format="json")
         assert a.status_code == b.status_code == 400, url
-        assert a.json()["club"] == [m.replace("no-such-club", "circolo-gamma")
-                                    for m in b.json()["club"]]
+        assert a.json()["club"] == [
+            m.replace("no-such-club", "circolo-gamma") for m in b.json()["club"]
+        ]
 
 
 def test_an_invitation_cannot_claim_a_player_the_admin_cannot_see(world):
@@ -435,13 +721,13 @@ def test_an_invitation_cannot_claim_a_player_the_admin_cannot_see(world):
     api = client_for(world, "outsider", APIClient)
     hidden = world["clubs"]["private"].guest.pk
     a = api.post("/api/v1/invitations/", {"club": "circolo-beta", "player": hidden}, format="json")
-    b = api.post("/api/v1/invitations/", {"club": "circolo-beta", "player": 999999},
-                 format="json")
+    b = api.post("/api/v1/invitations/", {"club": "circolo-beta", "player": 999999}, format="json")
     assert a.status_code == b.status_code == 400
     assert a.json()["player"] == [m.replace("999999", str(hidden)) for m in b.json()["player"]]
 
 
 # --- Lists hold only what the user may see ----------------------------------------------------
+
 
 def names(response, key):
     assert response.status_code == 200, response
@@ -457,9 +743,7 @@ def test_lists_never_show_a_private_club_to_whoever_is_not_in_it(world, role):
         assert "circolo-gamma" not in names(api.get(f"/api/v1/players/{query}"), "club")
         assert "circolo-gamma" not in names(api.get(f"/api/v1/seasons/{query}"), "club")
     assert names(api.get("/api/v1/players/?club__slug=circolo-gamma"), "id") == set()
-    assert names(api.get("/api/v1/clubs/?is_public=false&mine=false"), "slug") <= {
-        "circolo-beta"
-    }
+    assert names(api.get("/api/v1/clubs/?is_public=false&mine=false"), "slug") <= {"circolo-beta"}
     if role == "outsider":
         services.create_invitation(club=world["other"], by=world["outsider"])
         for list_url in ["/api/v1/memberships/", "/api/v1/invitations/"]:
@@ -498,6 +782,7 @@ def test_an_admin_lists_the_invitations_of_their_clubs_only(world):
 
 # --- The tables cover every route -------------------------------------------------------------
 
+
 def _route_names(patterns, prefix=""):
     for pattern in patterns:
         if isinstance(pattern, URLResolver):
@@ -531,32 +816,62 @@ def test_every_role_in_the_tables_is_a_real_user(world):
 
 # --- Bad input on the pages: a form error or a message, never a 500 ---------------------------
 
-@pytest.mark.parametrize("path, body", [
-    ("/clubs/new/", {"name": "x" * 10_000, "point_value": "1e400", "currency": "€€€",
-                     "language": "zz"}),
-    ("/clubs/{slug}/members/guests/", {"display_name": "Zio Pino"}),
-    ("/clubs/{slug}/members/guests/", {"display_name": "x" * 10_000}),
-    ("/clubs/{slug}/members/merge/", {"source": "abc", "target": str(10**30)}),
-    ("/clubs/{slug}/members/merge/", {"source": "{spare}", "target": "{spare}"}),
-    ("/clubs/{slug}/members/{other}/role/", {"role": "owner"}),
-    ("/clubs/{slug}/members/99999999999999999999999/role/", {"role": "admin"}),
-    ("/clubs/{slug}/invitations/", {"role": "member", "max_uses": str(10**30),
-                                    "expires_at": "junk", "player": "abc", "email": "bad"}),
-    ("/clubs/{slug}/invitations/99999999999999999999999/revoke/", {}),
-    ("/clubs/{slug}/settings/", {}),
-    ("/clubs/{slug}/settings/", {"section": "poker"}),
-    ("/clubs/{slug}/settings/", {"section": "club", "name": "", "point_value": "NaN",
-                                 "currency": "EUR", "language": "it"}),
-    ("/clubs/{slug}/settings/", {"section": "season", "name": "x" * 10_000,
-                                 "start": "99999-01-01", "end": "x"}),
-    ("/clubs/{slug}/settings/", {"section": "season", "name": "Nuova",
-                                 "start": "2025-02-01", "end": "2025-01-01"}),
-    ("/clubs/{slug}/settings/", {"section": "singapore", "singapore-joker_limit": "zz",
-                                 "singapore-cap": "1e400"}),
-    ("/clubs/{slug}/settings/", {"section": "spazzumazz",
-                                 "spazzumazz-idiot_min_games": str(10**30)}),
-    ("/invite/{token}/", {"username": "x" * 10_000, "password1": "a", "password2": "b"}),
-])
+
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        (
+            "/clubs/new/",
+            {"name": "x" * 10_000, "point_value": "1e400", "currency": "€€€", "language": "zz"},
+        ),
+        ("/clubs/{slug}/members/guests/", {"display_name": "Zio Pino"}),
+        ("/clubs/{slug}/members/guests/", {"display_name": "x" * 10_000}),
+        ("/clubs/{slug}/members/merge/", {"source": "abc", "target": str(10**30)}),
+        ("/clubs/{slug}/members/merge/", {"source": "{spare}", "target": "{spare}"}),
+        ("/clubs/{slug}/members/{other}/role/", {"role": "owner"}),
+        ("/clubs/{slug}/members/99999999999999999999999/role/", {"role": "admin"}),
+        (
+            "/clubs/{slug}/invitations/",
+            {
+                "role": "member",
+                "max_uses": str(10**30),
+                "expires_at": "junk",
+                "player": "abc",
+                "email": "bad",
+            },
+        ),
+        ("/clubs/{slug}/invitations/99999999999999999999999/revoke/", {}),
+        ("/clubs/{slug}/settings/", {}),
+        ("/clubs/{slug}/settings/", {"section": "poker"}),
+        (
+            "/clubs/{slug}/settings/",
+            {
+                "section": "club",
+                "name": "",
+                "point_value": "NaN",
+                "currency": "EUR",
+                "language": "it",
+            },
+        ),
+        (
+            "/clubs/{slug}/settings/",
+            {"section": "season", "name": "x" * 10_000, "start": "99999-01-01", "end": "x"},
+        ),
+        (
+            "/clubs/{slug}/settings/",
+            {"section": "season", "name": "Nuova", "start": "2025-02-01", "end": "2025-01-01"},
+        ),
+        (
+            "/clubs/{slug}/settings/",
+            {"section": "singapore", "singapore-joker_limit": "zz", "singapore-cap": "1e400"},
+        ),
+        (
+            "/clubs/{slug}/settings/",
+            {"section": "spazzumazz", "spazzumazz-idiot_min_games": str(10**30)},
+        ),
+        ("/invite/{token}/", {"username": "x" * 10_000, "password1": "a", "password2": "b"}),
+    ],
+)
 def test_bad_input_on_a_page_is_shown_to_the_admin_never_a_500(world, path, body):
     c = world["clubs"]["private"]
     admin = client_for(world, "admin")
@@ -567,31 +882,41 @@ def test_bad_input_on_a_page_is_shown_to_the_admin_never_a_500(world, path, body
 
 def test_a_duplicate_season_name_on_the_settings_page_is_a_form_error(world):
     c = world["clubs"]["private"]
-    response = client_for(world, "admin").post(f"/clubs/{c.slug}/settings/", {
-        "section": "season", "name": "Inverno", "start": "2026-01-01", "end": "2026-03-31",
-    })
+    response = client_for(world, "admin").post(
+        f"/clubs/{c.slug}/settings/",
+        {
+            "section": "season",
+            "name": "Inverno",
+            "start": "2026-01-01",
+            "end": "2026-03-31",
+        },
+    )
     assert response.status_code == 200
     assert response.context["season_form"].errors["name"]
     assert c.club.seasons.count() == 1
 
 
-@pytest.mark.parametrize("method, path, body", [
-    ("put", "/api/v1/clubs/{slug}/", {"name": ""}),
-    ("patch", "/api/v1/clubs/{slug}/", {"currency": 1}),
-    ("put", "/api/v1/clubs/{slug}/house-rules/singapore/", {"rules": 1}),
-    ("put", "/api/v1/players/{guest}/", {}),
-    ("patch", "/api/v1/players/{guest}/", {"display_name": ["x"]}),
-    ("post", "/api/v1/players/{spare}/merge/", {"into": "x"}),
-    ("put", "/api/v1/memberships/{other}/", {}),
-    ("patch", "/api/v1/memberships/{other}/", {"role": "x"}),
-    ("put", "/api/v1/seasons/{season}/", {}),
-    ("patch", "/api/v1/seasons/{season}/", {"end": "1900-01-01"}),
-])
+@pytest.mark.parametrize(
+    "method, path, body",
+    [
+        ("put", "/api/v1/clubs/{slug}/", {"name": ""}),
+        ("patch", "/api/v1/clubs/{slug}/", {"currency": 1}),
+        ("put", "/api/v1/clubs/{slug}/house-rules/singapore/", {"rules": 1}),
+        ("put", "/api/v1/players/{guest}/", {}),
+        ("patch", "/api/v1/players/{guest}/", {"display_name": ["x"]}),
+        ("post", "/api/v1/players/{spare}/merge/", {"into": "x"}),
+        ("put", "/api/v1/memberships/{other}/", {}),
+        ("patch", "/api/v1/memberships/{other}/", {"role": "x"}),
+        ("put", "/api/v1/seasons/{season}/", {}),
+        ("patch", "/api/v1/seasons/{season}/", {"end": "1900-01-01"}),
+    ],
+)
 @pytest.mark.parametrize("kind", ["public", "private"])
 def test_a_member_without_the_role_gets_a_403_whatever_the_body(world, kind, method, path, body):
     c = world["clubs"][kind]
     response = getattr(client_for(world, "member", APIClient), method)(
-        fill(path, c), body, format="json")
+        fill(path, c), body, format="json"
+    )
     assert response.status_code == 403
 
 
