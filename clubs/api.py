@@ -176,7 +176,7 @@ class InvitationSerializer(serializers.ModelSerializer):
         return self.context["request"].build_absolute_uri(invitation.get_absolute_url())
 
 
-class TokenSerializer(serializers.Serializer):
+class InvitationTokenSerializer(serializers.Serializer):
     token = serializers.CharField(max_length=64)
 
 
@@ -440,11 +440,11 @@ class InvitationViewSet(
     def perform_destroy(self, instance):
         services.revoke_invitation(invitation=instance)
 
-    @extend_schema(request=TokenSerializer, responses=MembershipSerializer)
+    @extend_schema(request=InvitationTokenSerializer, responses=MembershipSerializer)
     @action(detail=False, methods=["post"])
     def accept(self, request):
         """Join the invitation's club with the signed-in account."""
-        data = TokenSerializer(data=request.data)
+        data = InvitationTokenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         membership = services.accept_invitation(
             token=data.validated_data["token"], user=request.user
