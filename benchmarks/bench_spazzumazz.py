@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from timing import records_per_second  # noqa: E402
 
 from rules.bots.spazzumazz import play_game  # noqa: E402
 from rules.spazzumazz import check_record  # noqa: E402
@@ -29,22 +30,14 @@ def _records(players: int) -> list[dict[str, object]]:
     return [json.loads(json.dumps(play_game(seed, players))) for seed in range(RECORDS)]
 
 
-def _rate(records: list[dict[str, object]]) -> float:
-    best = float("inf")
-    for _ in range(ROUNDS):
-        start = time.perf_counter()
-        for record in records:
-            check_record(record)
-        best = min(best, time.perf_counter() - start)
-    return len(records) / best
-
-
 def figures() -> dict[str, float]:
     """Replays per second at 4 players (the target), at 2 and 8, and turns per record."""
     result: dict[str, float] = {}
     for players in (4, 2, 8):
         records = _records(players)
-        result[f"spazzumazz {players}-player full-log replays/s"] = round(_rate(records), 1)
+        result[f"spazzumazz {players}-player full-log replays/s"] = round(
+            records_per_second(check_record, records, ROUNDS), 1
+        )
         turns = sum(len(record["turns"]) for record in records)  # type: ignore[arg-type]
         result[f"spazzumazz {players}-player turns per record (mean)"] = round(turns / RECORDS, 1)
     return result

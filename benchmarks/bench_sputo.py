@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from timing import records_per_second  # noqa: E402
 
 from rules.bots.sputo import random_record  # noqa: E402
 from rules.sputo import Variant, check_record  # noqa: E402
@@ -31,16 +32,6 @@ def _records(variant: Variant) -> list[dict[str, object]]:
     ]
 
 
-def _rate(records: list[dict[str, object]]) -> float:
-    best = float("inf")
-    for _ in range(ROUNDS):
-        start = time.perf_counter()
-        for record in records:
-            check_record(record)
-        best = min(best, time.perf_counter() - start)
-    return len(records) / best
-
-
 def figures() -> dict[str, float]:
     """Replays per second per variant, and over all three."""
     result: dict[str, float] = {}
@@ -48,8 +39,12 @@ def figures() -> dict[str, float]:
     for variant in Variant:
         records = _records(variant)
         everything.extend(records)
-        result[f"sputo full-log replays/s ({variant.value})"] = round(_rate(records), 1)
-    result["sputo full-log replays/s (all variants)"] = round(_rate(everything), 1)
+        result[f"sputo full-log replays/s ({variant.value})"] = round(
+            records_per_second(check_record, records, ROUNDS), 1
+        )
+    result["sputo full-log replays/s (all variants)"] = round(
+        records_per_second(check_record, everything, ROUNDS), 1
+    )
     events = sum(len(record["events"]) for record in everything)  # type: ignore[arg-type]
     result["sputo events per record (mean)"] = round(events / len(everything), 1)
     return result
