@@ -73,6 +73,7 @@ def club_detail(request, slug):
         {
             "club": club,
             "role": role,
+            "role_label": Role(role).label if role else None,
             "is_admin": has_role(role, Role.ADMIN),
             "seasons": club.seasons.all(),
             "n_members": club.memberships.count(),

@@ -77,7 +77,7 @@ def test_a_member_logs_in_switches_to_italian_and_opens_the_club_page(live_serve
     assert "Stagioni" in page.content()
     assert "ospiti" in page.content()
     page.click("text=Membri")
-    assert page.locator("text=Zio Pino").is_visible()
+    assert page.locator("ul.guests li", has_text="Zio Pino").is_visible()
 
 
 def test_a_wrong_password_shows_an_error_in_the_browser(live_server, page, make_user):
