@@ -57,9 +57,13 @@ bench: install
 	$(PY) -m pip install --quiet --no-deps rlcard==1.2.0
 	$(PY) benchmarks/rules_bench.py
 
-# Refresh the translation catalogues (needs GNU gettext; the compiled .mo files are committed).
+# Refresh the translation catalogues (needs GNU gettext; the compiled .mo files are committed):
+# extract, fill English from the source strings, compile. Translate the new Italian entries in
+# locale/it/LC_MESSAGES/django.po, then run it again to compile them.
 messages: install
-	$(PY) manage.py makemessages -l it -l en --ignore '.venv/*' --ignore 'benchmarks/*'
+	$(PY) manage.py makemessages -l it -l en --ignore '.venv/*' --ignore 'benchmarks/*' \
+		--ignore 'tests/*' --ignore 'rules/*'
+	$(PY) scripts/fill_english_catalogue.py
 	$(PY) manage.py compilemessages --ignore '.venv/*'
 
 clean:

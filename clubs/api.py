@@ -197,7 +197,8 @@ def require_role(user, club: Club, needed: str) -> str:
         raise NotFound()
     if not has_role(role, needed):
         raise PermissionDenied(
-            _("This needs the %(role)s role in %(club)s.") % {"role": needed, "club": club.slug}
+            _("This needs the %(role)s role in %(club)s.")
+            % {"role": Role(needed).label, "club": club.slug}
         )
     return role
 

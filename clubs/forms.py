@@ -41,7 +41,7 @@ class SingaporeRulesForm(forms.Form):
         choices=[
             ("half", _("No more jokers than natural cards")),
             ("one", _("At most one joker")),
-            ("free", _("Any number, with one natural card")),
+            ("free", _("Any number, with at least one natural card")),
         ],
     )
     joker_sequence_multipliers = forms.BooleanField(
@@ -51,7 +51,7 @@ class SingaporeRulesForm(forms.Form):
         label=_("Rounding of the loser's points"),
         choices=[
             ("nearest", _("To the nearest ten")),
-            ("up", _("Up to the ten")),
+            ("up", _("Up to the next ten")),
             ("none", _("None")),
         ],
     )

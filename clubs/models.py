@@ -17,12 +17,13 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Role(models.TextChoices):
     ADMIN = "admin", _("Admin")
     SCORER = "scorer", _("Scorer")
-    MEMBER = "member", _("Member")
+    MEMBER = "member", pgettext_lazy("role", "Member")
 
 
 class Game(models.TextChoices):
@@ -109,7 +110,9 @@ class PlayerQuerySet(models.QuerySet):
 
 
 class Player(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="players", verbose_name=_("club")
+    )
     display_name = models.CharField(_("display name"), max_length=80)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -158,9 +161,14 @@ class Player(models.Model):
 
 
 class Membership(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club")
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=_("user account"),
     )
     role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
@@ -181,7 +189,9 @@ class Membership(models.Model):
 
 
 class Season(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("club")
+    )
     name = models.CharField(_("name"), max_length=80)
     start = models.DateField(_("start"))
     end = models.DateField(_("end"))
@@ -213,12 +223,19 @@ class Season(models.Model):
 class HouseRuleSet(models.Model):
     """One version of a club's house rules for one game. Rows are never edited."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="house_rule_sets")
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="house_rule_sets", verbose_name=_("club")
+    )
     game = models.CharField(_("game"), max_length=12, choices=Game.choices)
     version = models.PositiveIntegerField(_("version"))
     rules = models.JSONField(_("rules"))
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -255,8 +272,12 @@ class InvitationQuerySet(models.QuerySet):
 class Invitation(models.Model):
     """A link an admin shares; whoever opens it (with an account, or making one) joins."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
-    token = models.CharField(max_length=64, unique=True, default=_new_token, editable=False)
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("club")
+    )
+    token = models.CharField(
+        _("token"), max_length=64, unique=True, default=_new_token, editable=False
+    )
     role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
     player = models.ForeignKey(
         Player,
@@ -278,7 +299,11 @@ class Invitation(models.Model):
     expires_at = models.DateTimeField(_("expires"), default=_default_expiry)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 

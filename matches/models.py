@@ -15,9 +15,16 @@ class GameRecordQuerySet(models.QuerySet):
 class GameRecord(models.Model):
     """One game (or Singapore hand) as its JSON record, checked by the rules engine."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="game_records")
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="game_records", verbose_name=_("club")
+    )
     season = models.ForeignKey(
-        Season, on_delete=models.SET_NULL, null=True, blank=True, related_name="game_records"
+        Season,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="game_records",
+        verbose_name=_("season"),
     )
     game = models.CharField(_("game"), max_length=12, choices=Game.choices)
     played_at = models.DateTimeField(_("played"))
@@ -32,9 +39,13 @@ class GameRecord(models.Model):
         verbose_name=_("house rules version"),
     )
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     objects = GameRecordQuerySet.as_manager()
 
@@ -50,13 +61,19 @@ class GameRecord(models.Model):
 class GameSeat(models.Model):
     """A player in a recorded game, with the name the record uses and their finishing place."""
 
-    game_record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
-    name_in_record = models.CharField(max_length=80)
+    game_record = models.ForeignKey(
+        GameRecord, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game record")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+    name_in_record = models.CharField(_("name in the record"), max_length=80)
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
 
     class Meta:
         ordering = ["game_record", "place"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(
                 fields=["game_record", "player"], name="seat_player_once_per_game"

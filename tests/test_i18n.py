@@ -26,7 +26,7 @@ SAME_IN_ITALIAN = {"API", "E-mail", "e-mail", "Link", "Password", "Singapore", "
 FIXED_ITALIAN = {
     "Your clubs": "I tuoi circoli",
     "Seasons": "Stagioni",
-    "guests": "ospiti",
+    "Guests": "Ospiti",
     "Members": "Membri",
     "Log in": "Accedi",
     "Log out": "Esci",
