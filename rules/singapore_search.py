@@ -225,6 +225,22 @@ def _sequence_tables(limit: JokerLimit) -> tuple[list[int], list[int]]:
     return needs, spares
 
 
+def _leftover_set(limit: str, left: int, jokers: int) -> tuple[int, int, int] | None:
+    """The set made of a rank's ``left`` natural cards not sent to sequences, under ``limit``:
+    (jokers it needs to reach 3 cards, jokers it could still take, extra sets it may split
+    into), or None when it cannot be made with ``jokers`` jokers."""
+    need = max(0, 3 - left)
+    if limit == "half":
+        ok, cap, splits = need <= left, left, 0
+    elif limit == "one":
+        ok, cap, splits = need <= 1, 1, int(left >= 4)
+    else:
+        ok, cap, splits = True, 99, 0
+    if ok and need <= jokers:
+        return need, cap - need, splits
+    return None
+
+
 _SEQUENCE_TABLES = {limit: _sequence_tables(limit) for limit in _LIMITS}
 
 # ---------------------------------------------------------------------------------------
@@ -250,15 +266,9 @@ def _rank_options(limit: JokerLimit, jokers: int, rank: int, block: int) -> tupl
         if left == 0:
             options.append((pattern, 0, 0, 0, 0, mask, 0))
             continue
-        need = max(0, 3 - left)
-        if limit == "half":
-            ok, cap, splits = need <= left, left, 0
-        elif limit == "one":
-            ok, cap, splits = need <= 1, 1, int(left >= 4)
-        else:
-            ok, cap, splits = True, 99, 0
-        if ok and need <= jokers:
-            options.append((pattern, need, cap - need, splits, 1, mask, left))
+        leftover = _leftover_set(limit, left, jokers)
+        if leftover is not None:
+            options.append((pattern, *leftover, 1, mask, left))
     return tuple(options)
 
 
@@ -585,15 +595,9 @@ def _relaxed_options(limit: JokerLimit, jokers: int, rank: int, block: int) -> t
         if left == 0:
             options.append((pattern, 0, 0, 0, 0, mask, 0))
             continue
-        need = max(0, 3 - left)
-        if limit == "half":
-            ok, cap, splits = need <= left, left, 0
-        elif limit == "one":
-            ok, cap, splits = need <= 1, 1, int(left >= 4)
-        else:
-            ok, cap, splits = True, 99, 0
-        if ok and need <= jokers:
-            options.append((pattern, need, cap - need, splits, 1, mask, left))
+        leftover = _leftover_set(limit, left, jokers)
+        if leftover is not None:
+            options.append((pattern, *leftover, 1, mask, left))
     _RELAXED_OPTIONS[key] = result = tuple(options)
     return result
 

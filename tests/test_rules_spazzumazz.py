@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 
@@ -412,28 +411,3 @@ def test_a_finish_order_that_is_not_every_player_once_is_exit_2(order):
 
 def test_a_record_with_neither_a_short_result_nor_a_log_is_exit_2():
     assert check({"game": "spazzumazz", "players": ["Anna", "Bruno"]})[0] == 2
-
-
-# -- the public examples ---------------------------------------------------------------------
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "spazzumazz.jsonl"
-
-
-def _examples() -> list[dict]:
-    if not EXAMPLES.exists():
-        return []
-    return [json.loads(line) for line in EXAMPLES.read_text().splitlines() if line.strip()]
-
-
-@pytest.mark.skipif(not EXAMPLES.exists(), reason="../shared/examples is not here")
-@pytest.mark.parametrize("case", _examples(), ids=lambda case: case["desc"][:60])
-def test_the_public_examples_give_their_expected_results(case):
-    code, result = check(case["record"])
-    expect = case["expect"]
-    assert code == expect["exit"]
-    if code == 0:
-        assert result == expect["result"]
-    else:
-        assert {e["code"] for e in result["errors"]} == {
-            e["code"] for e in expect["result"]["errors"]
-        }

@@ -6,9 +6,6 @@ the piles underneath and the stocks behind them, so every deal is a legal one.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from rules.cards import Card
@@ -641,31 +638,6 @@ def test_the_typed_replay_gives_the_same_outcome_as_the_checker():
 def test_the_layout_totals_bound_loser_cards_left():
     assert LAYOUT_TOTALS == {"classic": 23, "modern": 28, "single_deck": 15}
     assert {v.value: v.layout_total for v in Variant} == LAYOUT_TOTALS
-
-
-# -- the public examples ------------------------------------------------------------------------
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "sputo.jsonl"
-
-
-def _examples() -> list[dict]:
-    if not EXAMPLES.exists():
-        return []
-    return [json.loads(line) for line in EXAMPLES.read_text().splitlines() if line.strip()]
-
-
-@pytest.mark.skipif(not EXAMPLES.exists(), reason="../shared/examples is not here")
-@pytest.mark.parametrize("case", _examples(), ids=lambda case: case["desc"][:60])
-def test_the_public_examples_give_their_expected_results(case):
-    exit_code, result = check(case["record"])
-    expected = case["expect"]
-    assert exit_code == expected["exit"]
-    if exit_code == 0:
-        assert result == expected["result"]
-    else:
-        assert {e["code"] for e in result["errors"]} == {
-            e["code"] for e in expected["result"]["errors"]
-        }
 
 
 @pytest.mark.parametrize("module", ["rules.sputo", "rules.bots.sputo"])
