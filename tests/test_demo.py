@@ -3,10 +3,12 @@ from io import StringIO
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.db.models import Count
 from django.test import RequestFactory
 
 from clubs.management.commands.demo import DEMO_PASSWORD, DEMO_SLUG
 from clubs.models import Club, Player, Role
+from matches.models import GameRecord
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +29,10 @@ def test_the_demo_builds_a_realistic_club_and_prints_the_logins():
     assert roles == {Role.ADMIN, Role.SCORER, Role.MEMBER}
     assert club.seasons.count() >= 1
     assert club.current_house_rules("singapore") is not None
+    games = dict(GameRecord.objects.filter(club=club).values_list("game").annotate(n=Count("id")))
+    assert set(games) == {"singapore", "sputo", "spazzumazz"}
+    assert all(record.season is not None for record in GameRecord.objects.all())
+    assert not GameRecord.objects.filter(seats__player__club__in=Club.objects.exclude(pk=club.pk))
     assert DEMO_PASSWORD in output and "demo-admin" in output and "demo-scorer" in output
     request = RequestFactory().post("/accounts/login/")
     assert authenticate(request, username="demo-scorer", password=DEMO_PASSWORD) is not None
@@ -42,7 +48,7 @@ def test_running_the_demo_twice_changes_nothing():
 
 def test_reset_rebuilds_the_demo():
     run()
-    Club.objects.get(slug=DEMO_SLUG).players.filter(display_name="Wanda").delete()
+    Club.objects.get(slug=DEMO_SLUG).players.filter(display_name="Wanda").update(display_name="W")
     run("--reset")
     assert Club.objects.get(slug=DEMO_SLUG).players.filter(display_name="Wanda").exists()
 

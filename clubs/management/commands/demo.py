@@ -5,19 +5,27 @@ demo accounts first and builds them anew.
 """
 
 import random
-from datetime import date
+from datetime import date, timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
 from clubs import services
 from clubs.models import Club, Role, Season
+from matches.services import record_game
+from rules.bots import singapore as singapore_bot
+from rules.bots import spazzumazz as spazzumazz_bot
+from rules.bots import sputo as sputo_bot
 
 DEMO_SLUG = "la-matta"
 PRIVATE_SLUG = "riservato"
 DEMO_PASSWORD = "carte-in-tavola-2026"
+SPAZZUMAZZ_GAMES = 40
+SPUTO_GAMES = 16
+SINGAPORE_HANDS = 30
 FIRST = [
     "Giulia",
     "Marco",
@@ -128,12 +136,15 @@ class Command(BaseCommand):
             services.add_member(club=club, user=user, role=Role.MEMBER)
         for guest in GUESTS:
             services.add_guest(club=club, display_name=guest)
-        Season.objects.create(
-            club=club, name="Stagione 2025/26", start=date(2025, 9, 1), end=date(2026, 8, 31)
-        )
-        Season.objects.create(
-            club=club, name="Stagione 2026/27", start=date(2026, 9, 1), end=date(2027, 8, 31)
-        )
+        today = timezone.localdate()
+        first_year = today.year if today.month >= 9 else today.year - 1
+        for year in (first_year - 1, first_year):
+            Season.objects.create(
+                club=club,
+                name=f"Stagione {year}/{str(year + 1)[-2:]}",
+                start=date(year, 9, 1),
+                end=date(year + 1, 8, 31),
+            )
         services.update_house_rules(club=club, game="singapore", values={}, by=admin)
         services.update_house_rules(
             club=club, game="singapore", values={"joker_sequence_multipliers": True}, by=admin
@@ -149,6 +160,52 @@ class Command(BaseCommand):
             is_public=False,
         )
         services.add_guest(club=private, display_name="Ospite Misterioso")
+        self._play_games(club, scorer, rng)
+
+    def _play_games(self, club, scorer, rng):
+        """A few weeks of club nights, played by the rules engine's bots and recorded
+        through the same service as real results."""
+        people = list(club.players.active())
+        by_name = {p.display_name: p for p in people}
+        now = timezone.now()
+
+        def when(n: int, of: int):
+            """The n-th of ``of`` games, spread over the last 60 evenings."""
+            day = timezone.localtime(now - timedelta(days=60 * (of - n) // of + 1))
+            return day.replace(hour=rng.randint(20, 23), minute=rng.randrange(60))
+
+        def record(record: dict, played_at) -> None:
+            season = club.seasons.filter(start__lte=played_at.date(), end__gte=played_at.date())
+            record_game(
+                club=club,
+                record=record,
+                players=by_name,
+                recorded_by=scorer,
+                played_at=played_at,
+                season=season.first(),
+            )
+
+        regulars = rng.sample(people, 12)
+        for n in range(SPAZZUMAZZ_GAMES):
+            table = [p.display_name for p in rng.sample(regulars, rng.randint(3, 5))]
+            record(spazzumazz_bot.play_game(rng.randrange(10**9), table), when(n, SPAZZUMAZZ_GAMES))
+        for n in range(SPUTO_GAMES):
+            pair = [p.display_name for p in rng.sample(people, 2)]
+            game = sputo_bot.random_record(rng.randrange(10**9), players=pair)
+            record(game, when(n, SPUTO_GAMES))
+        for n in range(SINGAPORE_HANDS):
+            dealer, opponent, *bystanders = (p.display_name for p in rng.sample(people, 4))
+            hand = singapore_bot.random_record(rng.randrange(10**9))
+            quotas = rng.randint(2, 6)
+            cover = rng.randint(1, quotas - 1)
+            hand["stake"] = {
+                "dealer": dealer,
+                "opponent": opponent,
+                "dealer_quotas": quotas,
+                "covers": {opponent: cover, bystanders[0]: quotas - cover},
+                "winner": rng.choice([dealer, opponent]),
+            }
+            record(hand, when(n, SINGAPORE_HANDS))
 
     def _print_logins(self):
         self.stdout.write(
