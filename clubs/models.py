@@ -124,7 +124,7 @@ class Player(models.Model):
     )
     merged_into = models.ForeignKey(
         "self",
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         null=True,
         blank=True,
         related_name="merged_from",

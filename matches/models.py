@@ -32,7 +32,7 @@ class GameRecord(models.Model):
     result = models.JSONField(_("result"))
     house_rules = models.ForeignKey(
         HouseRuleSet,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         null=True,
         blank=True,
         related_name="game_records",
@@ -65,7 +65,7 @@ class GameSeat(models.Model):
         GameRecord, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game record")
     )
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+        Player, on_delete=models.RESTRICT, related_name="seats", verbose_name=_("player")
     )
     name_in_record = models.CharField(_("name in the record"), max_length=80)
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)

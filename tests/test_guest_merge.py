@@ -85,3 +85,17 @@ def test_a_merged_guests_name_can_be_reused(people):
     services.merge_players(source=people["guest"], target=member_player)
     again = services.add_guest(club=people["club"], display_name="Zio Pino")
     assert again.pk != people["guest"].pk
+
+
+def test_a_player_with_games_cannot_be_deleted_but_their_club_can(people):
+    from django.db.models import RestrictedError
+
+    club, guest = people["club"], people["guest"]
+    member_player = club.players.get(user=people["member"])
+    play(club, guest, club.players.get(user=people["scorer"]))
+    services.merge_players(source=guest, target=member_player)
+    with pytest.raises(RestrictedError):
+        member_player.delete()
+    club.delete()
+    assert not GameRecord.objects.exists()
+    assert not Player.objects.filter(pk__in=[guest.pk, member_player.pk]).exists()
