@@ -16,20 +16,9 @@ from rules.bots.spazzumazz import deal, play_game, play_log, player_names
 from rules.check import check_record as check
 from rules.errors import RuleViolation
 from rules.spazzumazz import Pickup, Table, deck_count
+from tests.rules_codes import EXIT_1_CODES
 
-CODES = {
-    "unknown_card",
-    "bad_deal",
-    "out_of_turn",
-    "not_in_hand",
-    "mixed_ranks",
-    "too_low",
-    "face_up_not_allowed",
-    "blind_not_allowed",
-    "must_play",
-    "after_end",
-    "not_finished",
-}
+CODES = EXIT_1_CODES["spazzumazz"]
 
 
 @settings(max_examples=40, deadline=None)
