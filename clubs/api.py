@@ -3,6 +3,7 @@
 Lists hold only what the user may see; an object of a club the user may not see is a 404.
 """
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -10,12 +11,12 @@ from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from clubs import services
+from clubs.access import ClubAccess, access_club, roles_by_club
 from clubs.models import Club, Game, Invitation, Membership, Player, Role, Season
-from clubs.permissions import has_role
 
 # --- Serializers -------------------------------------------------------------------------
 
@@ -40,13 +41,10 @@ class ClubSerializer(serializers.ModelSerializer):
 
     def get_my_role(self, club) -> str | None:
         request = self.context.get("request")
-        return my_roles(request).get(club.pk) if request else None
+        return roles_by_club(request).get(club.pk) if request else None
 
     def validate_currency(self, value: str) -> str:
-        value = value.strip().upper()
-        if len(value) != 3 or not value.isalpha():
-            raise serializers.ValidationError(_("Use a three-letter currency code, such as EUR."))
-        return value
+        return value.strip().upper()
 
 
 class ClubSlugField(serializers.SlugRelatedField):
@@ -59,20 +57,6 @@ class ClubSlugField(serializers.SlugRelatedField):
         return Club.objects.visible_to(self.context["request"].user)
 
 
-def my_roles(request) -> dict[int, str]:
-    """The requesting user's role in each of their clubs, looked up once per request."""
-    roles = getattr(request, "_circolo_roles", None)
-    if roles is None:
-        user = request.user
-        roles = (
-            dict(Membership.objects.filter(user=user).values_list("club_id", "role"))
-            if user.is_authenticated
-            else {}
-        )
-        request._circolo_roles = roles
-    return roles
-
-
 class PlayerSerializer(serializers.ModelSerializer):
     club = ClubSlugField()
     is_guest = serializers.BooleanField(read_only=True)
@@ -82,7 +66,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     def get_username(self, player) -> str | None:
         request = self.context.get("request")
-        if player.user is None or request is None or player.club_id not in my_roles(request):
+        if player.user is None or request is None or player.club_id not in roles_by_club(request):
             return None
         return player.user.get_username()
 
@@ -111,30 +95,15 @@ class MembershipSerializer(serializers.ModelSerializer):
 
 
 class SeasonSerializer(serializers.ModelSerializer):
+    """Names, the order of the dates and overlaps are checked by ``services`` (one message
+    for the pages and the API)."""
+
     club = ClubSlugField()
 
     class Meta:
         model = Season
         fields = ["id", "club", "name", "start", "end"]
-        # validate() checks the (club, name) constraint itself, naming `name`; DRF's own
-        # validator would answer with `non_field_errors` first.
-        validators: list = []
-
-    def validate(self, attrs):
-        start = attrs.get("start", getattr(self.instance, "start", None))
-        end = attrs.get("end", getattr(self.instance, "end", None))
-        if start and end and end < start:
-            raise serializers.ValidationError({"end": _("A season cannot end before it starts.")})
-        club = attrs.get("club", getattr(self.instance, "club", None))
-        name = attrs.get("name", getattr(self.instance, "name", None))
-        clash = Season.objects.filter(club=club, name=name)
-        if self.instance is not None:
-            clash = clash.exclude(pk=self.instance.pk)
-        if clash.exists():
-            raise serializers.ValidationError(
-                {"name": _("This club already has a season with this name.")}
-            )
-        return attrs
+        validators: list = []  # the services check the (club, name) constraint, naming `name`
 
 
 class VisiblePlayerField(serializers.PrimaryKeyRelatedField):
@@ -142,8 +111,7 @@ class VisiblePlayerField(serializers.PrimaryKeyRelatedField):
     private club reads as one that does not exist."""
 
     def get_queryset(self):
-        visible = Club.objects.visible_to(self.context["request"].user)
-        return Player.objects.filter(club__in=visible)
+        return Player.objects.visible_to(self.context["request"].user)
 
 
 class InvitationSerializer(serializers.ModelSerializer):
@@ -186,26 +154,25 @@ class MergeSerializer(serializers.Serializer):
     )
 
 
-# --- Permissions ---------------------------------------------------------------------------
+# --- Access: the one door of clubs.access, for viewsets ------------------------------------
 
 
-def require_role(user, club: Club, needed: str) -> str:
-    """``user``'s role in ``club`` if at least ``needed``. Not a member of a club they
-    cannot see: 404; a member without the role: 403."""
-    role = club.role_of(user)
-    if role is None and not club.is_public:
-        raise NotFound()
-    if not has_role(role, needed):
-        raise PermissionDenied(
-            _("This needs the %(role)s role in %(club)s.")
-            % {"role": Role(needed).label, "club": club.slug}
-        )
-    return role
+class ClubAccessMixin:
+    """For viewsets of models that belong to a club (``clubs.access`` has the policy).
 
+    - Lists and lookups hold what the user may see (``Model.objects.visible_to(user)``):
+      anything else is a 404.
+    - Writing to an object needs the role ``role_to_write(obj)`` in its club (admin unless
+      a viewset says otherwise), checked as the object is fetched, before the body is
+      read: a 403 (401 for anonymous) whatever is sent.
+    - Creating needs ``create_role`` in the club named in the body: ``require(club, role)``.
+    """
 
-class RoleToWrite:
-    """Writing to an object needs a role in its club, checked as the object is fetched: before
-    the body is read, so a member without the role gets a 403 whatever they send."""
+    model: type | None = None
+    create_role: str = Role.ADMIN
+
+    def get_queryset(self):
+        return self.model.objects.visible_to(self.request.user)
 
     def role_to_write(self, obj) -> str | None:
         return Role.ADMIN
@@ -213,11 +180,16 @@ class RoleToWrite:
     def club_of(self, obj) -> Club:
         return obj.club
 
+    def require(self, club: Club, role: str | None) -> ClubAccess:
+        try:
+            return access_club(self.request.user, club, at_least=role)
+        except DjangoPermissionDenied as denied:
+            self.permission_denied(self.request, message=str(denied) or None)
+
     def check_object_permissions(self, request, obj):
         super().check_object_permissions(request, obj)
-        needed = self.role_to_write(obj)
-        if request.method not in permissions.SAFE_METHODS and needed is not None:
-            require_role(request.user, self.club_of(obj), needed)
+        if request.method not in permissions.SAFE_METHODS:
+            self.require(self.club_of(obj), self.role_to_write(obj))
 
 
 class ClubFilter(filters.FilterSet):
@@ -234,7 +206,8 @@ class ClubFilter(filters.FilterSet):
 # --- Viewsets -------------------------------------------------------------------------------
 
 
-class ClubViewSet(RoleToWrite, viewsets.ModelViewSet):
+class ClubViewSet(ClubAccessMixin, viewsets.ModelViewSet):
+    model = Club
     queryset = Club.objects.none()  # the schema's model; get_queryset filters
     serializer_class = ClubSerializer
     lookup_field = "slug"
@@ -243,15 +216,17 @@ class ClubViewSet(RoleToWrite, viewsets.ModelViewSet):
     ordering_fields = ["name", "city", "created_at"]
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
 
-    def get_queryset(self):
-        return Club.objects.visible_to(self.request.user)
-
     def club_of(self, obj) -> Club:
         return obj
 
     def perform_create(self, serializer):
         serializer.instance = services.create_club(
             founder=self.request.user, **serializer.validated_data
+        )
+
+    def perform_update(self, serializer):
+        serializer.instance = services.update_club(
+            club=serializer.instance, **serializer.validated_data
         )
 
     @extend_schema(
@@ -269,7 +244,7 @@ class ClubViewSet(RoleToWrite, viewsets.ModelViewSet):
     @action(
         detail=True,
         methods=["get", "put"],
-        url_path=r"house-rules/(?P<game>[a-z]+)",
+        url_path=r"house-rules/(?P<game>[^/]+)",
         permission_classes=[permissions.IsAuthenticatedOrReadOnly],
     )
     def house_rules(self, request, slug=None, game=None):
@@ -279,15 +254,11 @@ class ClubViewSet(RoleToWrite, viewsets.ModelViewSet):
             raise NotFound(_("Unknown game."))
         if request.method == "PUT":  # the admin role was checked by get_object()
             values = request.data.get("rules") if isinstance(request.data, dict) else None
-            if not isinstance(values, dict):
-                raise serializers.ValidationError(
-                    {"rules": [_("An object of house rules is required.")]}
-                )
             try:
                 services.update_house_rules(club=club, game=game, values=values, by=request.user)
             except DjangoValidationError as error:
                 raise serializers.ValidationError(
-                    {f"rules.{k}": v for k, v in error.message_dict.items()}
+                    {k if k == "rules" else f"rules.{k}": v for k, v in error.message_dict.items()}
                 ) from error
         current = club.current_house_rules(game)
         return Response(
@@ -300,7 +271,7 @@ class ClubViewSet(RoleToWrite, viewsets.ModelViewSet):
 
 
 class PlayerViewSet(
-    RoleToWrite,
+    ClubAccessMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -309,6 +280,8 @@ class PlayerViewSet(
 ):
     """Players of the clubs you can see. Scorers add guests; admins rename and merge."""
 
+    model = Player
+    create_role = Role.SCORER
     queryset = Player.objects.none()  # the schema's model; get_queryset filters
     serializer_class = PlayerSerializer
     filterset_fields = {"club__slug": ["exact"], "user": ["isnull"]}
@@ -316,32 +289,26 @@ class PlayerViewSet(
     ordering_fields = ["display_name", "created_at"]
 
     def get_queryset(self):
-        return (
-            Player.objects.active()
-            .filter(club__in=Club.objects.visible_to(self.request.user))
-            .select_related("club", "user")
-        )
+        return super().get_queryset().active().select_related("club", "user")
 
     def perform_create(self, serializer):
         club = serializer.validated_data["club"]
-        require_role(self.request.user, club, Role.SCORER)
+        self.require(club, self.create_role)
         serializer.instance = services.add_guest(
             club=club, display_name=serializer.validated_data["display_name"]
         )
 
     def perform_update(self, serializer):
-        club = serializer.validated_data.get("club", serializer.instance.club)
-        if club != serializer.instance.club:
+        player = serializer.instance
+        club = serializer.validated_data.get("club", player.club)
+        if club != player.club:
             raise serializers.ValidationError(
                 {"club": [_("A player cannot move to another club.")]}
             )
-        name = serializer.validated_data.get("display_name")
-        others = club.players.active().exclude(pk=serializer.instance.pk)
-        if name and others.filter(display_name=name).exists():
-            raise serializers.ValidationError(
-                {"display_name": [_("This club already has a player with this name.")]}
+        if "display_name" in serializer.validated_data:
+            services.rename_player(
+                player=player, display_name=serializer.validated_data["display_name"]
             )
-        serializer.save()
 
     @extend_schema(request=MergeSerializer, responses=PlayerSerializer)
     @action(detail=True, methods=["post"])
@@ -358,7 +325,7 @@ class PlayerViewSet(
 
 
 class MembershipViewSet(
-    RoleToWrite,
+    ClubAccessMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.UpdateModelMixin,
@@ -367,6 +334,7 @@ class MembershipViewSet(
 ):
     """Memberships of your clubs. Admins change roles and remove members; anyone may leave."""
 
+    model = Membership
     queryset = Membership.objects.none()  # the schema's model; get_queryset filters
     serializer_class = MembershipSerializer
     permission_classes = [permissions.IsAuthenticated]
@@ -374,8 +342,7 @@ class MembershipViewSet(
     ordering_fields = ["joined_at", "role"]
 
     def get_queryset(self):
-        mine = Club.objects.of_user(self.request.user)
-        return Membership.objects.filter(club__in=mine).select_related("club", "user")
+        return super().get_queryset().select_related("club", "user")
 
     def role_to_write(self, obj) -> str | None:
         leaving = self.request.method == "DELETE" and obj.user_id == self.request.user.pk
@@ -389,30 +356,42 @@ class MembershipViewSet(
         services.remove_member(membership=instance)
 
 
-class SeasonViewSet(RoleToWrite, viewsets.ModelViewSet):
+class SeasonViewSet(ClubAccessMixin, viewsets.ModelViewSet):
+    model = Season
     queryset = Season.objects.none()  # the schema's model; get_queryset filters
     serializer_class = SeasonSerializer
     filterset_fields = {"club__slug": ["exact"], "start": ["gte", "lte"], "end": ["gte", "lte"]}
     ordering_fields = ["start", "end", "name"]
 
     def get_queryset(self):
-        visible = Club.objects.visible_to(self.request.user)
-        return Season.objects.filter(club__in=visible).select_related("club")
+        return super().get_queryset().select_related("club")
 
     def perform_create(self, serializer):
-        require_role(self.request.user, serializer.validated_data["club"], Role.ADMIN)
-        serializer.save()
+        data = serializer.validated_data
+        self.require(data["club"], self.create_role)
+        serializer.instance = services.create_season(
+            club=data["club"], name=data["name"], start=data["start"], end=data["end"]
+        )
 
     def perform_update(self, serializer):
-        club = serializer.validated_data.get("club", serializer.instance.club)
-        if club != serializer.instance.club:
+        data = serializer.validated_data
+        if data.get("club", serializer.instance.club) != serializer.instance.club:
             raise serializers.ValidationError(
                 {"club": [_("A season cannot move to another club.")]}
             )
-        serializer.save()
+        serializer.instance = services.update_season(
+            season=serializer.instance,
+            name=data.get("name"),
+            start=data.get("start"),
+            end=data.get("end"),
+        )
+
+    def perform_destroy(self, instance):
+        services.delete_season(season=instance)
 
 
 class InvitationViewSet(
+    ClubAccessMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -421,21 +400,19 @@ class InvitationViewSet(
 ):
     """Invitations of the clubs you administer; DELETE revokes one. ``accept`` joins a club."""
 
+    model = Invitation
     queryset = Invitation.objects.none()  # the schema's model; get_queryset filters
     serializer_class = InvitationSerializer
     permission_classes = [permissions.IsAuthenticated]
     filterset_fields = {"club__slug": ["exact"], "role": ["exact"]}
 
     def get_queryset(self):
-        admin_of = Club.objects.filter(
-            memberships__user=self.request.user, memberships__role=Role.ADMIN
-        )
-        return Invitation.objects.filter(club__in=admin_of).select_related("club")
+        return super().get_queryset().select_related("club")
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)
         club = data.pop("club")
-        require_role(self.request.user, club, Role.ADMIN)
+        self.require(club, self.create_role)
         serializer.instance = services.create_invitation(club=club, by=self.request.user, **data)
 
     def perform_destroy(self, instance):

@@ -3,34 +3,47 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Invitation, Player, Role, Season
+from clubs.models import Club, Invitation, Player, Role
 from rules.house_rules import SingaporeRules, SpazzumazzRules
 
 
 class ClubForm(forms.ModelForm):
     class Meta:
         model = Club
-        fields = ["name", "city", "is_public", "point_value", "currency", "language"]
+        fields = [
+            "name",
+            "city",
+            "description",
+            "venue",
+            "meeting_times",
+            "is_public",
+            "point_value",
+            "currency",
+            "language",
+        ]
+        widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["point_value"].localize = True
+        self.fields["point_value"].widget.is_localized = True
 
     def clean_currency(self):
-        currency = self.cleaned_data["currency"].strip().upper()
-        if len(currency) != 3 or not currency.isalpha():
-            raise forms.ValidationError(_("Use a three-letter currency code, such as EUR."))
-        return currency
+        return self.cleaned_data["currency"].strip().upper()
 
 
-class SeasonForm(forms.ModelForm):
-    class Meta:
-        model = Season
-        fields = ["name", "start", "end"]
-        widgets = {
-            "start": forms.DateInput(attrs={"type": "date"}),
-            "end": forms.DateInput(attrs={"type": "date"}),
-        }
+class SeasonForm(forms.Form):
+    """A season's fields; ``services.create_season`` and ``update_season`` check the rest
+    (names, order of the dates, overlaps) for the pages and the API alike."""
+
+    name = forms.CharField(label=_("Name"), max_length=80)
+    start = forms.DateField(label=_("Start"), widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(label=_("End"), widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args, club: Club, **kwargs):
+        kwargs.setdefault("prefix", "season")
         super().__init__(*args, **kwargs)
-        self.instance.club = club
+        self.club = club
 
 
 class SingaporeRulesForm(forms.Form):

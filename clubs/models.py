@@ -10,7 +10,9 @@ import secrets
 from datetime import timedelta
 from decimal import Decimal
 
+import pycountry
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -18,6 +20,24 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from clubs.merge_policy import Revoke
+
+
+def validate_currency(value: str) -> None:
+    """An ISO 4217 currency code, in capitals (the forms and the API upper-case input)."""
+    if not (
+        isinstance(value, str)
+        and len(value) == 3
+        and value.isascii()
+        and value.isupper()
+        and pycountry.currencies.get(alpha_3=value) is not None
+    ):
+        raise ValidationError(
+            _("%(value)s is not an ISO 4217 currency code (such as EUR)."),
+            code="currency",
+            params={"value": value},
+        )
 
 
 class Role(models.TextChoices):
@@ -32,6 +52,13 @@ class Game(models.TextChoices):
     SPAZZUMAZZ = "spazzumazz", "Spazz'u'mazz"
 
 
+RANK = {Role.MEMBER: 1, Role.SCORER: 2, Role.ADMIN: 3}
+
+
+def roles_at_least(needed: str) -> list[str]:
+    return [role for role, rank in RANK.items() if rank >= RANK[needed]]
+
+
 class ClubQuerySet(models.QuerySet):
     def public(self):
         return self.filter(is_public=True)
@@ -40,13 +67,44 @@ class ClubQuerySet(models.QuerySet):
         """Clubs ``user`` belongs to."""
         if not user.is_authenticated:
             return self.none()
-        return self.filter(memberships__user=user)
+        return self.filter(pk__in=Membership.objects.filter(user=user).values("club_id"))
 
     def visible_to(self, user):
-        """Clubs ``user`` may see: the public ones and their own."""
+        """Clubs ``user`` may see: the public ones and their own (see ``clubs.access``)."""
         if user.is_authenticated:
-            return self.filter(Q(is_public=True) | Q(memberships__user=user)).distinct()
+            mine = Membership.objects.filter(user=user).values("club_id")
+            return self.filter(Q(is_public=True) | Q(pk__in=mine))
         return self.public()
+
+    def where_role(self, user, at_least: str):
+        """Clubs where ``user`` holds at least the role ``at_least``."""
+        return self.filter(pk__in=club_ids_where(user, at_least=at_least))
+
+
+def club_ids_where(user, *, at_least: str | None = None):
+    """A subquery of the ids of the clubs ``user`` may see (with at least that role)."""
+    if at_least is None:
+        return Club.objects.visible_to(user).values("pk")
+    if not user.is_authenticated:
+        return Club.objects.none().values("pk")
+    return Membership.objects.filter(user=user, role__in=roles_at_least(at_least)).values("club_id")
+
+
+class ClubOwnedQuerySet(models.QuerySet):
+    """For every model that belongs to a club: the rows a user may see, or act on, by the
+    rules of ``clubs.access``.
+
+    ``club_path`` names the lookup from the model to its club (``"club"`` by default;
+    ``"tournament__club"`` for a model one step further away).
+    """
+
+    club_path = "club"
+
+    def visible_to(self, user):
+        return self.filter(**{f"{self.club_path}__in": club_ids_where(user)})
+
+    def where_role(self, user, at_least: str):
+        return self.filter(**{f"{self.club_path}__in": club_ids_where(user, at_least=at_least)})
 
 
 class Club(models.Model):
@@ -64,7 +122,31 @@ class Club(models.Model):
         validators=[MinValueValidator(Decimal("0"))],
         help_text=_("The money value of one point, unless a session sets another."),
     )
-    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    currency = models.CharField(
+        _("currency"),
+        max_length=3,
+        default="EUR",
+        validators=[validate_currency],
+        help_text=_("An ISO 4217 code, such as EUR or CHF."),
+    )
+    description = models.TextField(
+        _("description"),
+        blank=True,
+        max_length=2000,
+        help_text=_("What the club plays, and who is welcome."),
+    )
+    venue = models.CharField(
+        _("venue"),
+        max_length=200,
+        blank=True,
+        help_text=_("Where the club meets: a name and an address."),
+    )
+    meeting_times = models.CharField(
+        _("meeting times"),
+        max_length=200,
+        blank=True,
+        help_text=_("For example: Fridays from 9 pm."),
+    )
     language = models.CharField(
         _("language"), max_length=5, choices=settings.LANGUAGES, default="it"
     )
@@ -98,7 +180,7 @@ class Club(models.Model):
         return self.house_rule_sets.filter(game=game).order_by("-version").first()
 
 
-class PlayerQuerySet(models.QuerySet):
+class PlayerQuerySet(ClubOwnedQuerySet):
     def guests(self):
         return self.filter(user__isnull=True)
 
@@ -160,6 +242,12 @@ class Player(models.Model):
         return self.user_id is None
 
 
+class MembershipQuerySet(ClubOwnedQuerySet):
+    def visible_to(self, user):
+        """Who belongs to a club, with their login and role, is for its members only."""
+        return self.where_role(user, Role.MEMBER)
+
+
 class Membership(models.Model):
     club = models.ForeignKey(
         Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club")
@@ -172,6 +260,8 @@ class Membership(models.Model):
     )
     role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    objects = MembershipQuerySet.as_manager()
 
     class Meta:
         ordering = ["club", "user__username"]
@@ -195,6 +285,8 @@ class Season(models.Model):
     name = models.CharField(_("name"), max_length=80)
     start = models.DateField(_("start"))
     end = models.DateField(_("end"))
+
+    objects = ClubOwnedQuerySet.as_manager()
 
     class Meta:
         ordering = ["-start"]
@@ -239,6 +331,8 @@ class HouseRuleSet(models.Model):
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
+    objects = ClubOwnedQuerySet.as_manager()
+
     class Meta:
         ordering = ["club", "game", "-version"]
         verbose_name = _("house rules version")
@@ -261,12 +355,20 @@ def _default_expiry():
     return timezone.now() + timedelta(days=14)
 
 
-class InvitationQuerySet(models.QuerySet):
+class InvitationQuerySet(ClubOwnedQuerySet):
+    def visible_to(self, user):
+        """An invitation is a secret of the club's admins."""
+        return self.where_role(user, Role.ADMIN)
+
     def usable(self, *, at=None):
         at = at or timezone.now()
         return self.filter(
             revoked_at__isnull=True, expires_at__gt=at, uses__lt=models.F("max_uses")
         )
+
+
+def _revoke_all(invitations) -> None:
+    invitations.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
 class Invitation(models.Model):
@@ -308,6 +410,9 @@ class Invitation(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     objects = InvitationQuerySet.as_manager()
+
+    # A guest merged away can no longer be claimed: their open invitations are revoked.
+    player_merge = {"player": Revoke(revoke=_revoke_all)}
 
     class Meta:
         ordering = ["-created_at"]

@@ -3,12 +3,13 @@
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
-from django.utils import timezone
+from django.db.models import F, ProtectedError, RestrictedError
+from django.utils import formats, timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, HouseRuleSet, Invitation, Membership, Player, Role
+from clubs.merge import merge_players
+from clubs.models import Club, HouseRuleSet, Invitation, Membership, Player, Role, Season
 from rules.errors import RulesError
 from rules.house_rules import as_dict, parse_house_rules
 
@@ -26,10 +27,44 @@ def unique_slug(name: str) -> str:
 @transaction.atomic
 def create_club(*, name: str, founder, **fields) -> Club:
     """A new club with ``founder`` as its first admin (and a player)."""
-    club = Club(name=name, slug=fields.pop("slug", None) or unique_slug(name), **fields)
+    slug = fields.pop("slug", None) or unique_slug(name)
+    club = Club(name=name, slug=slug, **_clean_club_fields(fields))
     club.full_clean()
     club.save()
     add_member(club=club, user=founder, role=Role.ADMIN)
+    return club
+
+
+CLUB_FIELDS = (
+    "name",
+    "city",
+    "is_public",
+    "point_value",
+    "currency",
+    "language",
+    "description",
+    "venue",
+    "meeting_times",
+)
+
+
+def _clean_club_fields(fields: dict) -> dict:
+    unknown = set(fields) - set(CLUB_FIELDS)
+    if unknown:
+        raise ValidationError({name: _("This field cannot be set.") for name in sorted(unknown)})
+    if isinstance(fields.get("currency"), str):
+        fields["currency"] = fields["currency"].strip().upper()
+    return fields
+
+
+@transaction.atomic
+def update_club(*, club: Club, **fields) -> Club:
+    """Change a club's settings; the model's validators (ISO 4217 currency, a point value not
+    below zero...) check the result for the pages and the API alike."""
+    for name, value in _clean_club_fields(dict(fields)).items():
+        setattr(club, name, value)
+    club.full_clean()
+    club.save()
     return club
 
 
@@ -70,19 +105,145 @@ def add_member(
     return membership
 
 
+def _player_name(display_name: str) -> str:
+    name = " ".join(str(display_name).split())
+    if not name:
+        raise ValidationError({"display_name": _("A player needs a name.")})
+    if len(name) > Player._meta.get_field("display_name").max_length:
+        raise ValidationError({"display_name": _("A name can be at most 80 characters long.")})
+    return name
+
+
+def _name_taken() -> ValidationError:
+    return ValidationError({"display_name": _("This club already has a player with this name.")})
+
+
 @transaction.atomic
 def add_guest(*, club: Club, display_name: str) -> Player:
-    name = display_name.strip()
-    if not name:
-        raise ValidationError({"display_name": _("A guest needs a name.")})
-    taken = ValidationError({"display_name": _("This club already has a player with this name.")})
+    name = _player_name(display_name)
     if club.players.active().filter(display_name=name).exists():
-        raise taken
+        raise _name_taken()
     try:
         with transaction.atomic():
             return Player.objects.create(club=club, display_name=name)
     except IntegrityError as error:  # another request added the same name meanwhile
-        raise taken from error
+        raise _name_taken() from error
+
+
+@transaction.atomic
+def rename_player(*, player: Player, display_name: str) -> Player:
+    """A new display name, unique among the club's players (the database enforces it)."""
+    name = _player_name(display_name)
+    if player.merged_into_id:
+        raise ValidationError({"display_name": _("A merged player cannot be renamed.")})
+    if player.club.players.active().exclude(pk=player.pk).filter(display_name=name).exists():
+        raise _name_taken()
+    player.display_name = name
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["display_name"])
+    except IntegrityError as error:
+        raise _name_taken() from error
+    return player
+
+
+@transaction.atomic
+def remove_guest(*, player: Player) -> None:
+    """Delete a guest who has no history; one with games stays (merge them instead)."""
+    if not player.is_guest:
+        raise ValidationError({"player": _("Only a guest can be removed; members leave.")})
+    try:
+        with transaction.atomic():
+            Invitation.objects.filter(player=player).delete()
+            player.delete()
+    except RestrictedError as error:
+        raise ValidationError(
+            {
+                "player": _(
+                    "%(name)s has games in the club's history and cannot be removed: "
+                    "merge them into a member instead."
+                )
+                % {"name": player.display_name}
+            }
+        ) from error
+
+
+# --- Seasons ---------------------------------------------------------------------------------
+
+
+def _season_problems(club: Club, *, name: str, start, end, exclude=None) -> dict:
+    problems: dict[str, list[str]] = {}
+    if not name:
+        problems["name"] = [_("A season needs a name.")]
+    if start and end and end < start:
+        problems["end"] = [_("A season cannot end before it starts.")]
+    others = club.seasons.exclude(pk=exclude.pk) if exclude else club.seasons.all()
+    if name and others.filter(name=name).exists():
+        problems["name"] = [_("This club already has a season with this name.")]
+    if start and end and end >= start:
+        clash = others.filter(start__lte=end, end__gte=start).first()
+        if clash is not None:
+            problems["start"] = [
+                _("This season overlaps %(season)s (%(start)s to %(end)s).")
+                % {
+                    "season": clash.name,
+                    "start": formats.date_format(clash.start, "SHORT_DATE_FORMAT"),
+                    "end": formats.date_format(clash.end, "SHORT_DATE_FORMAT"),
+                }
+            ]
+    return problems
+
+
+def _save_season(season: Season, *, name: str, start, end) -> Season:
+    # One season change at a time per club: the overlap check reads what the lock protects.
+    Club.objects.select_for_update().get(pk=season.club_id)
+    name = " ".join(str(name).split())
+    problems = _season_problems(
+        season.club, name=name, start=start, end=end, exclude=season if season.pk else None
+    )
+    if problems:
+        raise ValidationError(problems)
+    season.name, season.start, season.end = name, start, end
+    try:
+        with transaction.atomic():
+            season.save()
+    except IntegrityError as error:
+        raise ValidationError(
+            {"name": [_("This club already has a season with this name.")]}
+        ) from error
+    return season
+
+
+@transaction.atomic
+def create_season(*, club: Club, name: str, start, end) -> Season:
+    """A new season; seasons of one club never overlap and never share a name."""
+    return _save_season(Season(club=club), name=name, start=start, end=end)
+
+
+@transaction.atomic
+def update_season(*, season: Season, name: str | None = None, start=None, end=None) -> Season:
+    """Change a season's name or dates (what is left out stays)."""
+    return _save_season(
+        season,
+        name=season.name if name is None else name,
+        start=start or season.start,
+        end=end or season.end,
+    )
+
+
+@transaction.atomic
+def delete_season(*, season: Season) -> None:
+    """Delete a season with nothing recorded in it; one with games or events stays."""
+    try:
+        with transaction.atomic():
+            season.delete()
+    except (RestrictedError, ProtectedError) as error:
+        raise ValidationError(
+            {
+                "season": _("%(season)s has games recorded in it and cannot be deleted.")
+                % {"season": season.name}
+            }
+        ) from error
 
 
 @transaction.atomic
@@ -114,58 +275,8 @@ def remove_member(*, membership: Membership) -> None:
     locked.delete()
 
 
-def _player_references():
-    """Every foreign key to Player in any app: what a merge moves.
-
-    A guest's pending invitations are revoked rather than moved, and the merge
-    bookkeeping itself (``merged_into``) is handled by the merge.
-    """
-    for relation in Player._meta.related_objects:
-        if relation.many_to_many or relation.related_model in (Player, Invitation):
-            continue
-        yield relation.related_model, relation.field.name
-
-
-@transaction.atomic
-def merge_players(*, source: Player, target: Player) -> Player:
-    """Move everything that points at ``source`` (a guest) to ``target`` and retire ``source``.
-
-    Works for every model of every app that references a player, so history recorded by
-    later features moves too. If both played in the same game the merge would make one
-    player face themself: it is refused and nothing changes.
-    """
-    if source.pk == target.pk:
-        raise ValidationError({"target": _("A player cannot be merged into themself.")})
-    if source.club_id != target.club_id:
-        raise ValidationError({"target": _("Players of different clubs cannot be merged.")})
-    source, target = (
-        Player.objects.select_for_update().get(pk=source.pk),
-        Player.objects.select_for_update().get(pk=target.pk),
-    )
-    if not source.is_guest:
-        raise ValidationError({"source": _("Only a guest can be merged into another player.")})
-    if source.merged_into_id or target.merged_into_id:
-        raise ValidationError({"source": _("This player has already been merged.")})
-    Invitation.objects.filter(player=source, revoked_at__isnull=True).update(
-        revoked_at=timezone.now()
-    )
-    try:
-        with transaction.atomic():
-            for model, field_name in _player_references():
-                model.objects.filter(**{field_name: source}).update(**{field_name: target})
-    except IntegrityError as error:
-        raise ValidationError(
-            {
-                "target": _(
-                    "%(source)s and %(target)s played in the same game: they cannot be merged."
-                )
-                % {"source": source, "target": target}
-            }
-        ) from error
-    source.merged_into = target
-    source.save(update_fields=["merged_into"])
-    Player.objects.filter(merged_into=source).update(merged_into=target)
-    return target
+# The rules engine takes any non-negative cap and minimum; a club's settings stay sensible.
+HOUSE_RULE_LIMITS = {"cap": 1_000_000, "idiot_min_games": 10_000}
 
 
 @transaction.atomic
@@ -174,11 +285,24 @@ def update_house_rules(*, club: Club, game: str, values: dict, by=None) -> House
 
     Saving the same rules again adds no version.
     """
+    if not isinstance(values, dict):
+        raise ValidationError({"rules": [_("An object of house rules is required.")]})
     try:
         rules = as_dict(parse_house_rules(game, values))
     except RulesError as error:
         field = str(error.at or "rules").removeprefix("house_rules.")
         raise ValidationError({field: [error.message]}) from error
+    for name, highest in HOUSE_RULE_LIMITS.items():
+        value = rules.get(name)
+        if isinstance(value, int) and value > highest:
+            raise ValidationError(
+                {
+                    name: [
+                        _("At most %(limit)s.")
+                        % {"limit": formats.number_format(highest, force_grouping=True)}
+                    ]
+                }
+            )
     Club.objects.select_for_update().get(pk=club.pk)  # one version number at a time
     current = club.current_house_rules(game)
     if current is not None and current.rules == rules:

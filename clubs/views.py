@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import services
+from clubs.access import club_page
 from clubs.forms import (
     HOUSE_RULE_FORMS,
     ClubForm,
@@ -22,14 +23,15 @@ from clubs.forms import (
     SignUpForm,
 )
 from clubs.models import Club, Game, Invitation, Membership, Role
-from clubs.permissions import club_for_role, has_role, visible_club
 
 
-def _require(user, slug: str, needed: str) -> tuple[Club, str]:
-    club, role = club_for_role(user, slug, needed)
-    if not has_role(role, needed):
-        raise PermissionDenied
-    return club, role
+def add_service_errors(form, error: ValidationError) -> None:
+    """A service's ``ValidationError`` shown on the form, each message at its field."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error.messages)
 
 
 def _form_errors_to_messages(request, error: ValidationError) -> None:
@@ -64,17 +66,18 @@ def club_create(request):
     return render(request, "clubs/club_form.html", {"form": form})
 
 
-def club_detail(request, slug):
-    club = visible_club(request.user, slug)
-    role = club.role_of(request.user)
+@club_page()
+def club_detail(request, access):
+    club = access.club
     return render(
         request,
         "clubs/club_detail.html",
         {
             "club": club,
-            "role": role,
-            "role_label": Role(role).label if role else None,
-            "is_admin": has_role(role, Role.ADMIN),
+            "access": access,
+            "role": access.role,
+            "role_label": access.role_label,
+            "is_admin": access.is_admin,
             "seasons": club.seasons.all(),
             "n_members": club.memberships.count(),
             "n_guests": club.players.active().guests().count(),
@@ -82,15 +85,15 @@ def club_detail(request, slug):
     )
 
 
-@login_required
-def members(request, slug):
-    club, role = _require(request.user, slug, Role.MEMBER)
-    is_admin = has_role(role, Role.ADMIN)
+@club_page(at_least=Role.MEMBER)
+def members(request, access):
+    club, is_admin = access.club, access.is_admin
     context = {
         "club": club,
-        "role": role,
+        "access": access,
+        "role": access.role,
         "is_admin": is_admin,
-        "can_add_guests": has_role(role, Role.SCORER),
+        "can_add_guests": access.is_scorer,
         "memberships": club.memberships.select_related("user"),
         "guests": club.players.active().guests(),
         "guest_form": GuestForm(),
@@ -103,10 +106,10 @@ def members(request, slug):
     return render(request, "clubs/members.html", context)
 
 
-@login_required
 @require_POST
-def add_guest(request, slug):
-    club, _role = _require(request.user, slug, Role.SCORER)
+@club_page(at_least=Role.SCORER)
+def add_guest(request, access):
+    club = access.club
     form = GuestForm(request.POST)
     if form.is_valid():
         try:
@@ -119,10 +122,10 @@ def add_guest(request, slug):
     return redirect("clubs:members", slug=club.slug)
 
 
-@login_required
 @require_POST
-def change_role(request, slug, membership_id):
-    club, _role = _require(request.user, slug, Role.ADMIN)
+@club_page(at_least=Role.ADMIN)
+def change_role(request, access, membership_id):
+    club = access.club
     membership = get_object_or_404(Membership, club=club, pk=membership_id)
     form = RoleForm(request.POST)
     if not form.is_valid():
@@ -136,10 +139,10 @@ def change_role(request, slug, membership_id):
     return redirect("clubs:members", slug=club.slug)
 
 
-@login_required
 @require_POST
-def remove_member(request, slug, membership_id):
-    club, _role = _require(request.user, slug, Role.ADMIN)
+@club_page(at_least=Role.ADMIN)
+def remove_member(request, access, membership_id):
+    club = access.club
     membership = get_object_or_404(Membership, club=club, pk=membership_id)
     try:
         services.remove_member(membership=membership)
@@ -149,10 +152,10 @@ def remove_member(request, slug, membership_id):
     return redirect("clubs:members", slug=club.slug)
 
 
-@login_required
 @require_POST
-def merge_guest(request, slug):
-    club, _role = _require(request.user, slug, Role.ADMIN)
+@club_page(at_least=Role.ADMIN)
+def merge_guest(request, access):
+    club = access.club
     form = MergeForm(request.POST, club=club)
     if form.is_valid():
         try:
@@ -171,10 +174,10 @@ def merge_guest(request, slug):
     return redirect("clubs:members", slug=club.slug)
 
 
-@login_required
 @require_POST
-def create_invitation(request, slug):
-    club, _role = _require(request.user, slug, Role.ADMIN)
+@club_page(at_least=Role.ADMIN)
+def create_invitation(request, access):
+    club = access.club
     form = InvitationForm(request.POST, club=club)
     if form.is_valid():
         try:
@@ -196,10 +199,10 @@ def create_invitation(request, slug):
     return redirect("clubs:members", slug=club.slug)
 
 
-@login_required
 @require_POST
-def revoke_invitation(request, slug, invitation_id):
-    club, _role = _require(request.user, slug, Role.ADMIN)
+@club_page(at_least=Role.ADMIN)
+def revoke_invitation(request, access, invitation_id):
+    club = access.club
     invitation = get_object_or_404(Invitation, club=club, pk=invitation_id)
     services.revoke_invitation(invitation=invitation)
     messages.success(request, _("Invitation revoked."))
@@ -243,9 +246,9 @@ def invitation(request, token):
     )
 
 
-@login_required
-def settings_page(request, slug):
-    club, _role = _require(request.user, slug, Role.ADMIN)
+@club_page(at_least=Role.ADMIN)
+def settings_page(request, access):
+    club = access.club
     club_form = ClubForm(instance=club)
     season_form = SeasonForm(club=club)
     rule_forms = {
@@ -257,20 +260,17 @@ def settings_page(request, slug):
         if section == "club":
             club_form = ClubForm(request.POST, instance=club)
             if club_form.is_valid():
-                club_form.save()
+                services.update_club(club=Club.objects.get(pk=club.pk), **club_form.cleaned_data)
                 messages.success(request, _("Club settings saved."))
                 return redirect("clubs:settings", slug=club.slug)
         elif section == "season":
             season_form = SeasonForm(request.POST, club=club)
             if season_form.is_valid():
                 try:
-                    # The form leaves `club` out, so its own checks skip the (club, name)
-                    # constraint: unchecked, a second "Inverno" would be an IntegrityError.
-                    season_form.instance.validate_constraints()
+                    services.create_season(club=club, **season_form.cleaned_data)
                 except ValidationError as error:
-                    season_form.add_error("name", error.messages)
+                    add_service_errors(season_form, error)
                 else:
-                    season_form.save()
                     messages.success(request, _("Season added."))
                     return redirect("clubs:settings", slug=club.slug)
         elif section in HOUSE_RULE_FORMS:
@@ -287,8 +287,7 @@ def settings_page(request, slug):
                     )
                     return redirect("clubs:settings", slug=club.slug)
                 except ValidationError as error:
-                    for field, errors in error.message_dict.items():
-                        form.add_error(field if field in form.fields else None, errors)
+                    add_service_errors(form, error)
         else:
             messages.error(request, _("Unknown settings section."))
     history = {game: club.house_rule_sets.filter(game=game)[:10] for game in HOUSE_RULE_FORMS}

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clubs.merge_policy import Move
 from clubs.models import Club, Game, HouseRuleSet, Player, Season
 
 
@@ -20,7 +21,7 @@ class GameRecord(models.Model):
     )
     season = models.ForeignKey(
         Season,
-        on_delete=models.SET_NULL,
+        on_delete=models.RESTRICT,  # a season with games cannot be deleted (its club can)
         null=True,
         blank=True,
         related_name="game_records",
@@ -69,6 +70,16 @@ class GameSeat(models.Model):
     )
     name_in_record = models.CharField(_("name in the record"), max_length=80)
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+
+    player_merge = {
+        "player": Move(
+            conflicts={
+                "seat_player_once_per_game": _(
+                    "%(source)s and %(target)s played in the same game: they cannot be merged."
+                )
+            }
+        )
+    }
 
     class Meta:
         ordering = ["game_record", "place"]

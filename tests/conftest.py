@@ -1,7 +1,9 @@
+import copy
 import os
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from rest_framework.test import APIClient
 
 from clubs import services
@@ -80,3 +82,28 @@ def people(make_user):
 @pytest.fixture
 def api():
     return APIClient()
+
+
+# --- The permission matrix's world (tests/permission_matrix.py) -------------------------------
+
+
+@pytest.fixture(scope="module")
+def world_once(django_db_setup, django_db_blocker, request):
+    """The world, built once per module; a module may add its objects through a fixture
+    function ``extend_world(world)`` of its own (called once, in the same transaction)."""
+    from django.utils import translation
+
+    with django_db_blocker.unblock(), translation.override("en"), transaction.atomic():
+        from tests.permission_matrix import build_world
+
+        world = build_world()
+        extend = request.module.__dict__.get("extend_world")
+        if extend is not None:
+            extend(world)
+        yield world
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def world(world_once, db):
+    return copy.deepcopy(world_once)

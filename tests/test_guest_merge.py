@@ -99,3 +99,112 @@ def test_a_player_with_games_cannot_be_deleted_but_their_club_can(people):
     club.delete()
     assert not GameRecord.objects.exists()
     assert not Player.objects.filter(pk__in=[guest.pk, member_player.pk]).exists()
+
+
+# --- Every relation to Player has a declared policy -------------------------------------------
+
+
+def test_every_relation_to_a_player_declares_what_a_merge_does_with_it():
+    from clubs.merge import relations
+
+    found = {r.label: r.policy for r in relations()}
+    assert {"matches.GameSeat.player", "clubs.Invitation.player"} <= set(found)
+    assert [label for label, policy in found.items() if policy is None] == []
+
+
+def test_a_relation_without_a_policy_is_found_and_stops_every_merge(people, monkeypatch):
+    from clubs.merge import relations
+
+    monkeypatch.setattr(GameSeat, "player_merge", {})
+    assert [r.label for r in relations() if r.policy is None] == ["matches.GameSeat.player"]
+    member_player = people["club"].players.get(user=people["member"])
+    with pytest.raises(RuntimeError, match="matches.GameSeat.player"):
+        services.merge_players(source=people["guest"], target=member_player)
+    people["guest"].refresh_from_db()
+    assert people["guest"].merged_into is None
+
+
+def test_a_merge_revokes_the_guests_open_invitations_and_keeps_them_on_record(people):
+    club, guest = people["club"], people["guest"]
+    invitation = services.create_invitation(club=club, by=people["admin"], player=guest)
+    services.merge_players(source=guest, target=club.players.get(user=people["member"]))
+    invitation.refresh_from_db()
+    assert invitation.revoked_at is not None
+    assert invitation.player_id == guest.pk
+
+
+def test_a_refused_merge_names_every_game_problem_and_changes_nothing(people):
+    club, guest = people["club"], people["guest"]
+    member_player = club.players.get(user=people["member"])
+    scorer_player = club.players.get(user=people["scorer"])
+    play(club, guest, scorer_player)
+    play(club, guest, member_player)
+    with pytest.raises(ValidationError) as refused:
+        services.merge_players(source=guest, target=member_player)
+    assert refused.value.message_dict == {
+        "target": ["Zio Pino and mia played in the same game: they cannot be merged."]
+    }
+    assert GameSeat.objects.filter(player=guest).count() == 2
+
+
+def test_guests_merged_into_the_guest_follow_it(people):
+    club, guest = people["club"], people["guest"]
+    older = services.add_guest(club=club, display_name="Pino (vecchio)")
+    services.merge_players(source=older, target=guest)
+    member_player = club.players.get(user=people["member"])
+    services.merge_players(source=guest, target=member_player)
+    older.refresh_from_db()
+    assert older.merged_into == member_player
+
+
+# --- Two merges at once (PostgreSQL) ----------------------------------------------------------
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_two_opposite_merges_at_once_end_with_one_merge_and_no_deadlock(people):
+    """A into B and B into A at the same moment: the ordered lock makes the second wait and
+    then refuse ("already merged"), where locking one player after the other deadlocks."""
+    import threading
+
+    from django.db import connection, connections
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks and deadlocks need PostgreSQL (the integration run)")
+    club = people["club"]
+    a = services.add_guest(club=club, display_name="Guest A")
+    b = services.add_guest(club=club, display_name="Guest B")
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def merge(source, target):
+        from django.utils import translation
+
+        try:
+            barrier.wait()
+            with translation.override("en"):
+                services.merge_players(source=source, target=target)
+            outcomes.append("merged")
+        except ValidationError as error:
+            outcomes.append(" ".join(error.messages))
+        except Exception as error:  # noqa: BLE001 - a deadlock would surface here
+            outcomes.append(f"{type(error).__name__}: {error}")
+        finally:
+            connections.close_all()
+
+    for _ in range(5):
+        a.refresh_from_db()
+        b.refresh_from_db()
+        Player.objects.filter(pk__in=[a.pk, b.pk]).update(merged_into=None)
+        outcomes.clear()
+        threads = [
+            threading.Thread(target=merge, args=(a, b)),
+            threading.Thread(target=merge, args=(b, a)),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert sorted(outcomes) == ["This player has already been merged.", "merged"], outcomes
+        merged = Player.objects.filter(pk__in=[a.pk, b.pk], merged_into__isnull=False)
+        assert merged.count() == 1

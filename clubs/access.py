@@ -1,0 +1,147 @@
+"""Who may see and do what in a club: the one door, for the web pages and the API alike.
+
+The policy, everywhere:
+
+- **404, "not found"**: a club the user may not see (a private club they are not in) reads
+  exactly like a club that does not exist. So does any object the user may not see (an
+  invitation to a non-admin, another club's membership): lists leave them out, and
+  fetching one by id or slug is a 404.
+- **403, "forbidden"**: a club the user may see, where the action needs a role they lack
+  (a member adding a guest, an outsider opening a public club's members page or writing
+  to it).
+- **Log in first**: an anonymous user asking for anything that needs a role is asked to
+  log in before anything else is looked at (the page redirects to the login page, the API
+  answers 401), whether or not the club exists. Reading what the public may read needs no
+  login; a private club is then a 404 like any club that does not exist.
+
+The roles rank ``member < scorer < admin``: a scorer may do what a member may, an admin
+what a scorer may.
+
+- :func:`access_club` is the check: ``access_club(user, slug, at_least=Role.SCORER)``
+  returns a :class:`ClubAccess` or raises ``Http404`` / ``PermissionDenied``.
+- :class:`ClubOwnedQuerySet` gives every model that belongs to a club ``visible_to(user)``
+  and ``where_role(user, at_least)``, the same rules for lists.
+- :func:`club_page` wraps a page view; ``clubs.api.ClubAccessMixin`` does it for viewsets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from clubs.models import (  # noqa: F401 - re-exported: the queryset rules live with the models
+    RANK,
+    Club,
+    ClubOwnedQuerySet,
+    Membership,
+    Role,
+    club_ids_where,
+    roles_at_least,
+)
+
+
+def has_role(role: str | None, needed: str | None) -> bool:
+    """Whether ``role`` (or no role) is enough for ``needed`` (None: nothing needed)."""
+    if needed is None:
+        return True
+    return role is not None and RANK[role] >= RANK[needed]
+
+
+@dataclass(frozen=True)
+class ClubAccess:
+    """A club the user may see, and their role in it (None for the public)."""
+
+    club: Club
+    role: str | None
+
+    def has(self, needed: str | None) -> bool:
+        return has_role(self.role, needed)
+
+    @property
+    def is_member(self) -> bool:
+        return self.has(Role.MEMBER)
+
+    @property
+    def is_scorer(self) -> bool:
+        """A scorer or an admin: who records and decides results."""
+        return self.has(Role.SCORER)
+
+    @property
+    def is_admin(self) -> bool:
+        return self.has(Role.ADMIN)
+
+    @property
+    def role_label(self) -> str | None:
+        return Role(self.role).label if self.role else None
+
+    def require(self, needed: str | None) -> ClubAccess:
+        """This access if the role is enough, else ``PermissionDenied`` naming the role."""
+        if not self.has(needed):
+            raise PermissionDenied(
+                _("This needs the %(role)s role in %(club)s.")
+                % {"role": Role(needed).label, "club": self.club.name}
+            )
+        return self
+
+
+def _role_subquery(user):
+    return Subquery(Membership.objects.filter(club=OuterRef("pk"), user=user).values("role")[:1])
+
+
+def access_club(user, club: str | Club, *, at_least: str | None = None) -> ClubAccess:
+    """The club (a slug, or a club already fetched) as ``user`` may see it.
+
+    ``Http404`` if the user may not see it (or it does not exist); ``PermissionDenied`` if
+    they may see it but their role is below ``at_least``. One query.
+    """
+    if user.is_authenticated:
+        clubs = Club.objects.annotate(my_role=_role_subquery(user))
+        lookup = {"pk": club.pk} if isinstance(club, Club) else {"slug": club}
+        found = clubs.filter(**lookup).first()
+        role = found.my_role if found is not None else None
+    else:
+        found = club if isinstance(club, Club) else Club.objects.filter(slug=club).first()
+        role = None
+    if found is None or not (found.is_public or role is not None):
+        raise Http404(_("No such club."))
+    return ClubAccess(club=found, role=role).require(at_least)
+
+
+def club_page(at_least: str | None = None):
+    """Decorate a page view ``view(request, access, *args)`` reached by ``<slug:slug>``.
+
+    Anonymous users are sent to the login page when the page needs a role.
+    """
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, slug, *args, **kwargs):
+            if at_least is not None and not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            access = access_club(request.user, slug, at_least=at_least)
+            return view(request, access, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def roles_by_club(request) -> dict[int, str]:
+    """The requesting user's role in each of their clubs, looked up once per request (for
+    lists that show a role per row)."""
+    roles = getattr(request, "_circolo_roles", None)
+    if roles is None:
+        user = request.user
+        roles = (
+            dict(Membership.objects.filter(user=user).values_list("club_id", "role"))
+            if user.is_authenticated
+            else {}
+        )
+        request._circolo_roles = roles
+    return roles
