@@ -12,6 +12,13 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from circolo.parsers import JSONParser
+from clubs.errors import Conflict
+
+
+class ConflictError(exceptions.APIException):
+    status_code = 409
+    default_detail = _("This conflicts with the current state.")
+    default_code = "conflict"
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
@@ -27,10 +34,12 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.ValidationError(
             {"non_field_errors": [_("This conflicts with a change made at the same moment.")]}
         )
+    elif isinstance(exc, Conflict):
+        exc = ConflictError(exc.message)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
-        exc = exceptions.PermissionDenied()
+        exc = exceptions.PermissionDenied(str(exc) or None)
     return drf_exception_handler(exc, context)
 
 

@@ -1,6 +1,13 @@
 from django.contrib import admin
 
-from matches.models import GameRecord, GameSeat
+from matches.models import (
+    AuditEntry,
+    GameRecord,
+    GameSeat,
+    Outcome,
+    SpazzumazzGame,
+    SpazzumazzPlace,
+)
 
 
 class GameSeatInline(admin.TabularInline):
@@ -16,3 +23,58 @@ class GameRecordAdmin(admin.ModelAdmin):
     date_hierarchy = "played_at"
     inlines = [GameSeatInline]
     raw_id_fields = ["house_rules", "season"]
+
+
+@admin.register(Outcome)
+class OutcomeAdmin(admin.ModelAdmin):
+    """Read-only: outcomes change only through the result cycle's services."""
+
+    list_display = ["__str__", "club", "content_type", "object_id", "status", "reported_at"]
+    list_filter = ["status", "content_type", "club"]
+    readonly_fields = [f.name for f in Outcome._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = [
+        "at",
+        "club",
+        "content_type",
+        "object_id",
+        "action",
+        "from_status",
+        "to_status",
+        "by",
+    ]
+    list_filter = ["action", "content_type", "club"]
+    date_hierarchy = "at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SpazzumazzPlaceInline(admin.TabularInline):
+    model = SpazzumazzPlace
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+@admin.register(SpazzumazzGame)
+class SpazzumazzGameAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "club", "played_at", "season"]
+    list_filter = ["club"]
+    date_hierarchy = "played_at"
+    inlines = [SpazzumazzPlaceInline]
+    raw_id_fields = ["season", "house_rules"]

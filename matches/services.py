@@ -5,7 +5,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Player
+from clubs.models import Club, HouseRuleSet, Player
 from clubs.services import house_rules_for
 from matches.models import GameRecord, GameSeat
 from rules.check import check_record
@@ -18,6 +18,31 @@ def _names_in(record: dict) -> list[str]:
     return list(record.get("players") or [])
 
 
+def check_game_record(
+    *, club: Club, record: dict, house_rules: HouseRuleSet | None = None, field: str = "record"
+) -> tuple[dict, dict, HouseRuleSet | None]:
+    """Check ``record`` with the rules engine under ``house_rules`` (a version of the
+    club's; by default the current one): ``(the record as checked, the engine's result,
+    the version used)``, or a ``ValidationError`` at ``field`` with the engine's errors."""
+    if not isinstance(record, dict) or record.get("game") not in (
+        "singapore",
+        "sputo",
+        "spazzumazz",
+    ):
+        raise ValidationError({field: _("The record must name its game.")})
+    game = record["game"]
+    if house_rules is not None and (house_rules.club_id != club.pk or house_rules.game != game):
+        raise ValidationError({"house_rules": _("These house rules are not this club's.")})
+    current = house_rules or club.current_house_rules(game)
+    rules = dict(current.rules) if current else house_rules_for(club=club, game=game)
+    checked = {**record, "house_rules": rules}
+    exit_code, result = check_record(checked)
+    if exit_code != 0:
+        messages = [f"{e['code']}: {e['message']}" for e in result.get("errors", [])]
+        raise ValidationError({field: messages})
+    return checked, result, current
+
+
 @transaction.atomic
 def record_game(
     *,
@@ -27,24 +52,16 @@ def record_game(
     recorded_by=None,
     played_at=None,
     season=None,
+    house_rules: HouseRuleSet | None = None,
+    outcome=None,
 ) -> GameRecord:
-    """Check ``record`` under the club's current house rules and store it with its seats.
+    """Check ``record`` under ``house_rules`` (a version of the club's; by default the
+    current one) and store it with its seats, as part of ``outcome`` if given.
 
     ``players`` maps each name used in the record to one of the club's players.
     """
-    if not isinstance(record, dict) or record.get("game") not in (
-        "singapore",
-        "sputo",
-        "spazzumazz",
-    ):
-        raise ValidationError({"record": _("The record must name its game.")})
-    game = record["game"]
-    current = club.current_house_rules(game)
-    checked = {**record, "house_rules": house_rules_for(club=club, game=game)}
-    exit_code, result = check_record(checked)
-    if exit_code != 0:
-        messages = [f"{e['code']}: {e['message']}" for e in result.get("errors", [])]
-        raise ValidationError({"record": messages})
+    checked, result, current = check_game_record(club=club, record=record, house_rules=house_rules)
+    game = checked["game"]
     for name in _names_in(record):
         player = players.get(name)
         if player is None or player.club_id != club.pk:
@@ -60,6 +77,7 @@ def record_game(
         record=checked,
         result=result,
         house_rules=current,
+        outcome=outcome,
         recorded_by=recorded_by,
     )
     GameSeat.objects.bulk_create(

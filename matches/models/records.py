@@ -2,15 +2,22 @@
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.merge_policy import Move
-from clubs.models import Club, Game, HouseRuleSet, Player, Season
+from clubs.models import Club, ClubOwnedQuerySet, Game, HouseRuleSet, Player, Season
+from matches.models.outcomes import Outcome, OutcomeStatus
 
 
-class GameRecordQuerySet(models.QuerySet):
+class GameRecordQuerySet(ClubOwnedQuerySet):
     def of_player(self, player: Player):
         return self.filter(seats__player=player)
+
+    def in_force(self):
+        """Records that count: of an outcome in force, or recorded outside the result cycle
+        (imports, the first demo data)."""
+        return self.filter(Q(outcome__isnull=True) | Q(outcome__status=OutcomeStatus.CONFIRMED))
 
 
 class GameRecord(models.Model):
@@ -38,6 +45,14 @@ class GameRecord(models.Model):
         blank=True,
         related_name="game_records",
         verbose_name=_("house rules version"),
+    )
+    outcome = models.ForeignKey(
+        Outcome,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="game_records",
+        verbose_name=_("outcome"),
     )
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -1,0 +1,23 @@
+"""The games' models, one module per concern; everything is importable from here.
+
+- ``records``: ``GameRecord`` (a checked record) and its seats;
+- ``outcomes``: the result cycle shared by the three games (``Outcome``, ``AuditEntry``,
+  ``OutcomeSubject``);
+- one module per game.
+"""
+
+from matches.models.outcomes import AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
+from matches.models.records import GameRecord, GameRecordQuerySet, GameSeat
+from matches.models.spazzumazz import SpazzumazzGame, SpazzumazzPlace
+
+__all__ = [
+    "AuditEntry",
+    "GameRecord",
+    "GameRecordQuerySet",
+    "GameSeat",
+    "Outcome",
+    "OutcomeStatus",
+    "OutcomeSubject",
+    "SpazzumazzGame",
+    "SpazzumazzPlace",
+]
