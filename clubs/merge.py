@@ -15,6 +15,8 @@ relation has no policy (``tests/test_guest_merge.py`` fails first). The policies
 - :class:`Refuse`: a source with such rows cannot be merged; the message says why.
 - :class:`Revoke`: rows that only make sense for the guest (an invitation to claim them)
   are revoked, through ``revoke(queryset)``.
+- :class:`Drop`: derived rows (ratings, statistics) of the guest are deleted and
+  ``recompute`` tasks rebuild the member's from the moved history after commit.
 
 ``clubs`` knows no game and no ledger: the policies of the upper floors name their own
 functions and tasks as dotted paths, imported when a merge runs.
@@ -30,7 +32,7 @@ from django.db.models import Count
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
-from clubs.merge_policy import Carry, Move, Policy, Refuse, Revoke
+from clubs.merge_policy import Carry, Drop, Move, Policy, Refuse, Revoke
 from clubs.models import Player
 
 
@@ -167,6 +169,9 @@ def merge_players(*, source: Player, target: Player) -> Player:
                 if isinstance(policy, Move):
                     if rows.update(**{relation.field_name: target}):
                         recompute.update(policy.recompute)
+                elif isinstance(policy, Drop):
+                    rows.delete()
+                    recompute.update(policy.recompute)
                 elif isinstance(policy, Revoke):
                     policy.revoke(rows)
                 elif isinstance(policy, Carry):

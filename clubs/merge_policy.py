@@ -36,3 +36,11 @@ class Refuse(Policy):
 @dataclass(frozen=True)
 class Revoke(Policy):
     revoke: Callable[[models.QuerySet], object]
+
+
+@dataclass(frozen=True)
+class Drop(Policy):
+    """Derived rows (ratings, statistics): the source's are deleted, and ``recompute`` (Celery
+    task paths, called with ``club_id`` and ``player_ids``) rebuilds the target's after commit."""
+
+    recompute: tuple[str, ...] = ()

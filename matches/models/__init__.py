@@ -7,6 +7,7 @@
 """
 
 from matches.models.outcomes import AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
+from matches.models.ratings import PlayerRating, RatingChange
 from matches.models.records import GameRecord, GameRecordQuerySet, GameSeat
 from matches.models.spazzumazz import SpazzumazzGame, SpazzumazzPlace
 
@@ -18,6 +19,8 @@ __all__ = [
     "Outcome",
     "OutcomeStatus",
     "OutcomeSubject",
+    "PlayerRating",
+    "RatingChange",
     "SpazzumazzGame",
     "SpazzumazzPlace",
 ]

@@ -1,0 +1,112 @@
+"""What each game contributes to the pages people open on Saturday: the club's leaderboards,
+each player's page, and the end-of-evening report.
+
+Each game module provides functions with these signatures and registers them in the
+settings (``circolo/settings.py``), so that the pages (owned by the Spazz'u'mazz and
+leaderboards feature) show every game without importing it, and a game whose feature has not
+landed simply has no entry:
+
+``LEADERBOARDS = {"<game>": "dotted.path.to.leaderboard"}``
+    ``leaderboard(club, *, season=None, min_games=0) -> Leaderboard | None`` (None: the game
+    has no data in that club and season; the section is not shown). It reads precomputed rows
+    in a constant number of queries, whatever the number of players.
+
+``PLAYER_SECTIONS = ["dotted.path.to.player_section", ...]``
+    ``player_section(player, *, season=None, page=1) -> PlayerSection | None``: the game's
+    history (paginated), statistics and charts of one player.
+
+``CLUB_NIGHT_SECTIONS = ["dotted.path.to.club_night_section", ...]``
+    ``club_night_section(club, *, day) -> ReportSection | None``: what the game did on one
+    club night (the games and the idiots, the Singapore sheets' totals, a tournament's
+    standings), for the end-of-evening page and e-mail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Literal
+
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+Kind = Literal["int", "decimal", "money", "rate", "rating", "text", "date"]
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str  # translated (gettext_lazy)
+    kind: Kind = "int"
+    sortable: bool = True
+    help: str = ""
+
+
+@dataclass
+class Leaderboard:
+    game: str
+    title: str
+    columns: list[Column]
+    # One dict per player: "player" (id), "name", "provisional" (bool, optional), and a value
+    # for each column key (int, Decimal, float for rates and ratings, str, date).
+    rows: list[dict]
+    default_sort: str
+    descending: bool = True
+    min_games_key: str = "games"  # the column the minimum-games filter applies to
+    unit: str = ""  # the currency of "money" columns, if any
+
+    def sorted_rows(self, key: str | None = None, *, descending: bool | None = None) -> list[dict]:
+        key = key if key in {c.key for c in self.columns if c.sortable} else self.default_sort
+        reverse = self.descending if descending is None else descending
+
+        def value(row):
+            v = row.get(key)
+            if v is None:
+                return (1, 0)
+            return (0, v if not isinstance(v, str) else v.lower())
+
+        present = [r for r in self.rows if r.get(key) is not None]
+        missing = [r for r in self.rows if r.get(key) is None]
+        return sorted(present, key=value, reverse=reverse) + missing
+
+
+@dataclass
+class PlayerSection:
+    game: str
+    title: str
+    template: str
+    context: dict = field(default_factory=dict)
+
+
+@dataclass
+class ReportSection:
+    game: str
+    title: str
+    template: str  # HTML, included in the page and the HTML e-mail
+    text_template: str  # plain text, for the e-mail's text part
+    context: dict = field(default_factory=dict)
+
+
+def _load(paths):
+    return [import_string(path) for path in paths]
+
+
+def leaderboard_providers() -> dict:
+    return {
+        game: import_string(path) for game, path in getattr(settings, "LEADERBOARDS", {}).items()
+    }
+
+
+def player_section_providers() -> list:
+    return _load(getattr(settings, "PLAYER_SECTIONS", []))
+
+
+def club_night_providers() -> list:
+    return _load(getattr(settings, "CLUB_NIGHT_SECTIONS", []))
+
+
+def as_json(value):
+    """A leaderboard value for the API (Decimals as strings, as DRF writes them)."""
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
