@@ -220,6 +220,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
+# --- The games' boards (matches/boards.py): each game registers its providers.
+LEADERBOARDS = {"spazzumazz": "matches.spazzumazz.boards.leaderboard"}
+PLAYER_SECTIONS = ["matches.spazzumazz.boards.player_section"]
+CLUB_NIGHT_SECTIONS = ["matches.spazzumazz.boards.club_night_section"]
+# ``manage.py recompute_stats``: each game's ``rebuild(club_id) -> str``, from scratch.
+STATS_REBUILDERS = ["matches.spazzumazz.stats.rebuild_club"]
+# Called (after commit) with ``club_id=`` and ``game=`` when a club's house rules change.
+HOUSE_RULES_CHANGED = ["matches.spazzumazz.tasks.house_rules_changed"]
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

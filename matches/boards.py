@@ -23,11 +23,13 @@ landed simply has no entry:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
 from django.conf import settings
+from django.core.cache import cache
 from django.utils.module_loading import import_string
 
 Kind = Literal["int", "decimal", "money", "rate", "rating", "text", "date"]
@@ -103,6 +105,34 @@ def player_section_providers() -> list:
 
 def club_night_providers() -> list:
     return _load(getattr(settings, "CLUB_NIGHT_SECTIONS", []))
+
+
+# --- The pages' cache -------------------------------------------------------------------------
+#
+# The leaderboards and the player pages are cached per club; the key holds the club's board
+# version, which every game's tasks bump (``bump(club_id)``, after commit) once they have
+# changed their precomputed rows. A missing version (a cleared cache) starts from the clock,
+# never from a number an old entry could still carry.
+
+
+def _version_key(club_id: int) -> str:
+    return f"boards:version:{club_id}"
+
+
+def version(club_id: int) -> int:
+    """The club's board version (part of the cache key of its pages)."""
+    key = _version_key(club_id)
+    found = cache.get(key)
+    if found is None:
+        found = time.time_ns()
+        if not cache.add(key, found, timeout=None):
+            found = cache.get(key, found)
+    return found
+
+
+def bump(club_id: int) -> None:
+    """A game changed the club's precomputed rows: its cached pages are out of date."""
+    cache.set(_version_key(club_id), time.time_ns(), timeout=None)
 
 
 def as_json(value):

@@ -9,7 +9,14 @@
 from matches.models.outcomes import AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.models.ratings import PlayerRating, RatingChange
 from matches.models.records import GameRecord, GameRecordQuerySet, GameSeat
-from matches.models.spazzumazz import SpazzumazzGame, SpazzumazzPlace
+from matches.models.spazzumazz import (
+    SpazzumazzBoard,
+    SpazzumazzGame,
+    SpazzumazzHeadToHead,
+    SpazzumazzPlace,
+    SpazzumazzStats,
+    SpazzumazzTitle,
+)
 
 __all__ = [
     "AuditEntry",
@@ -21,6 +28,10 @@ __all__ = [
     "OutcomeSubject",
     "PlayerRating",
     "RatingChange",
+    "SpazzumazzBoard",
     "SpazzumazzGame",
+    "SpazzumazzHeadToHead",
     "SpazzumazzPlace",
+    "SpazzumazzStats",
+    "SpazzumazzTitle",
 ]
