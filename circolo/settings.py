@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import environ
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -115,6 +116,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE = {
     "housekeeping": {"task": "circolo.housekeeping", "schedule": 24 * 60 * 60},
+    # Last night's end-of-evening reports, after the night is over (06:00).
+    "night-reports": {
+        "task": "matches.tasks.send_night_reports",
+        "schedule": crontab(hour=7, minute=0),
+    },
 }
 CELERY_TIMEZONE = "Europe/Rome"
 
@@ -224,6 +230,8 @@ SPECTACULAR_SETTINGS = {
 LEADERBOARDS = {"spazzumazz": "matches.spazzumazz.boards.leaderboard"}
 PLAYER_SECTIONS = ["matches.spazzumazz.boards.player_section"]
 CLUB_NIGHT_SECTIONS = ["matches.spazzumazz.boards.club_night_section"]
+# The club page's sections: ``(request, access) -> {"template", "context"} | None``.
+CLUB_PAGE_SECTIONS = ["matches.spazzumazz.sections.club_section"]
 # ``manage.py recompute_stats``: each game's ``rebuild(club_id) -> str``, from scratch.
 STATS_REBUILDERS = ["matches.spazzumazz.stats.rebuild_club"]
 # Called (after commit) with ``club_id=`` and ``game=`` when a club's house rules change.

@@ -7,6 +7,8 @@ from circolo.api import ObtainAuthToken
 from circolo.health import health
 from clubs import api as clubs_api
 from clubs import views as clubs_views
+from matches import boards_api
+from matches.spazzumazz import api as spazzumazz_api
 
 router = DefaultRouter()
 router.register("clubs", clubs_api.ClubViewSet, basename="club")
@@ -14,6 +16,30 @@ router.register("players", clubs_api.PlayerViewSet, basename="player")
 router.register("memberships", clubs_api.MembershipViewSet, basename="membership")
 router.register("seasons", clubs_api.SeasonViewSet, basename="season")
 router.register("invitations", clubs_api.InvitationViewSet, basename="invitation")
+spazzumazz_api.register(router)
+
+# Routes under the clubs' and players' prefixes served by matches/ (clubs/api.py may not
+# import it): listed before the router, whose patterns they do not overlap.
+boards_api_urls = [
+    path(
+        "clubs/<slug:slug>/idiot-stats/",
+        spazzumazz_api.IdiotStatsView.as_view(),
+        name="club-idiot-stats",
+    ),
+    path(
+        "clubs/<slug:slug>/leaderboards/<str:game>/",
+        boards_api.LeaderboardView.as_view(),
+        name="club-leaderboards",
+    ),
+    path(
+        "players/<int:pk>/ratings/", boards_api.PlayerRatingsView.as_view(), name="player-ratings"
+    ),
+    path(
+        "players/<int:pk>/head-to-head/",
+        boards_api.HeadToHeadView.as_view(),
+        name="player-head-to-head",
+    ),
+]
 
 urlpatterns = [
     path("", clubs_views.home, name="home"),
@@ -22,6 +48,9 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("health/", health, name="health"),
+    path("", include("matches.urls")),
+    path("", include("matches.spazzumazz.urls")),
+    path("api/v1/", include(boards_api_urls)),
     path("api/v1/", include(router.urls)),
     path("api/v1/auth/token/", ObtainAuthToken.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

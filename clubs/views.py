@@ -1,5 +1,6 @@
 """Club pages. Each view: authorize, fetch, act, render."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -7,6 +8,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -66,6 +69,18 @@ def club_create(request):
     return render(request, "clubs/club_form.html", {"form": form})
 
 
+def club_page_sections(request, access) -> list[str]:
+    """The games' sections of the club page, rendered (``settings.CLUB_PAGE_SECTIONS``:
+    dotted paths of ``(request, access) -> {"template", "context"} | None``; clubs knows no
+    game, so they are named, not imported)."""
+    rendered = []
+    for path in getattr(settings, "CLUB_PAGE_SECTIONS", []):
+        section = import_string(path)(request, access)
+        if section is not None:
+            rendered.append(render_to_string(section["template"], section["context"], request))
+    return rendered
+
+
 @club_page()
 def club_detail(request, access):
     club = access.club
@@ -81,6 +96,7 @@ def club_detail(request, access):
             "seasons": club.seasons.all(),
             "n_members": club.memberships.count(),
             "n_guests": club.players.active().guests().count(),
+            "sections": club_page_sections(request, access),
         },
     )
 

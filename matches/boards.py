@@ -25,11 +25,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from datetime import time as time_of_day
 from decimal import Decimal
 from typing import Literal
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import timezone
 from django.utils.module_loading import import_string
 
 Kind = Literal["int", "decimal", "money", "rate", "rating", "text", "date"]
@@ -56,6 +59,7 @@ class Leaderboard:
     descending: bool = True
     min_games_key: str = "games"  # the column the minimum-games filter applies to
     unit: str = ""  # the currency of "money" columns, if any
+    note: str = ""  # one sentence shown above the table (translated), if any
 
     def sorted_rows(self, key: str | None = None, *, descending: bool | None = None) -> list[dict]:
         key = key if key in {c.key for c in self.columns if c.sortable} else self.default_sort
@@ -105,6 +109,27 @@ def player_section_providers() -> list:
 
 def club_night_providers() -> list:
     return _load(getattr(settings, "CLUB_NIGHT_SECTIONS", []))
+
+
+# --- Club nights ------------------------------------------------------------------------------
+#
+# A club night runs from 06:00 of its day (local time) to 06:00 the next morning, so that the
+# games played after midnight belong to the evening they started in.
+
+NIGHT_STARTS_AT = time_of_day(6, 0)
+
+
+def night_bounds(day: date) -> tuple[datetime, datetime]:
+    """The aware datetimes ``[start, end)`` of the club night of ``day``."""
+    start = timezone.make_aware(datetime.combine(day, NIGHT_STARTS_AT))
+    end = timezone.make_aware(datetime.combine(day + timedelta(days=1), NIGHT_STARTS_AT))
+    return start, end
+
+
+def night_of(moment: datetime) -> date:
+    """The club night a moment belongs to."""
+    local = timezone.localtime(moment)
+    return (local - timedelta(hours=NIGHT_STARTS_AT.hour, minutes=NIGHT_STARTS_AT.minute)).date()
 
 
 # --- The pages' cache -------------------------------------------------------------------------

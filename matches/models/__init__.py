@@ -6,6 +6,7 @@
 - one module per game.
 """
 
+from matches.models.nights import NightReport, NightReportSubscription
 from matches.models.outcomes import AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.models.ratings import PlayerRating, RatingChange
 from matches.models.records import GameRecord, GameRecordQuerySet, GameSeat
@@ -23,6 +24,8 @@ __all__ = [
     "GameRecord",
     "GameRecordQuerySet",
     "GameSeat",
+    "NightReport",
+    "NightReportSubscription",
     "Outcome",
     "OutcomeStatus",
     "OutcomeSubject",

@@ -41,6 +41,7 @@ class SpazzumazzGame(OutcomeSubject):
         verbose_name=gettext_lazy("season"),
     )
     played_at = models.DateTimeField(gettext_lazy("played"), default=timezone.now)
+    size = models.PositiveSmallIntegerField(gettext_lazy("number of players"), default=0)
     house_rules = models.ForeignKey(
         HouseRuleSet,
         on_delete=models.RESTRICT,

@@ -1,0 +1,261 @@
+"""The pages people open on Saturday, for every game: the club's leaderboards, a player's
+page and the end-of-evening report. Each game fills them through ``matches/boards.py``'s
+providers; a game without a provider, or without data, shows no section.
+
+The leaderboards and the player page are cached per club (the key holds the club's board
+version, bumped by the games' tasks when a result changes their rows); what is cached is
+the games' sections, never anything of the person looking.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.db.models import F
+from django.db.models.functions import TruncDate
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from clubs.access import club_page
+from clubs.models import Player, Role
+from matches import boards
+from matches.models import GameRecord, NightReportSubscription
+
+CACHE_SECONDS = 24 * 60 * 60
+
+
+def _season(request, club):
+    raw = request.GET.get("season", "")
+    seasons = list(club.seasons.all())
+    if raw.isdigit():
+        for season in seasons:
+            if season.pk == int(raw):
+                return season, seasons
+    return None, seasons
+
+
+def _int(request, name: str, default: int, *, most: int = 10**6) -> int:
+    raw = request.GET.get(name, "")
+    return min(int(raw), most) if raw.isdigit() and len(raw) < 8 else default
+
+
+def _cached(key: str, build):
+    found = cache.get(key)
+    if found is None:
+        found = build()
+        cache.set(key, found, CACHE_SECONDS)
+    return found
+
+
+@club_page()
+def leaderboards(request, access):
+    """Every game's leaderboard: per season or all time, sortable, a minimum of games."""
+    club = access.club
+    season, seasons = _season(request, club)
+    min_games = _int(request, "min_games", 0, most=10_000)
+    sort = request.GET.get("sort", "")  # "<game>.<column>"
+    descending = request.GET.get("dir") != "asc"
+    key = ":".join(
+        str(part)
+        for part in (
+            "boards:leaderboards",
+            club.pk,
+            boards.version(club.pk),
+            translation.get_language(),
+            season.pk if season else "all",
+            min_games,
+            sort[:60],
+            descending,
+        )
+    )
+
+    def build() -> str:
+        sections = []
+        for game, provider in boards.leaderboard_providers().items():
+            board = provider(club, season=season, min_games=min_games)
+            if board is None:
+                continue
+            sorted_game, _dot, column = sort.partition(".")
+            mine = sorted_game == game
+            key = column if mine else None
+            rows = board.sorted_rows(key, descending=descending if mine else None)
+            current = key if key in {c.key for c in board.columns if c.sortable} else None
+            sections.append(
+                {
+                    "board": board,
+                    "rows": rows,
+                    "sorted_by": current or board.default_sort,
+                    "descending": (descending if current else board.descending),
+                }
+            )
+        return render_to_string(
+            "matches/leaderboard_sections.html",
+            {
+                "club": club,
+                "sections": sections,
+                "season": season,
+                "min_games": min_games,
+            },
+        )
+
+    return render(
+        request,
+        "matches/leaderboards.html",
+        {
+            "club": club,
+            "access": access,
+            "season": season,
+            "seasons": seasons,
+            "min_games": min_games,
+            "sections_html": _cached(key, build),
+        },
+    )
+
+
+@club_page()
+def player_page(request, access, player_id: int):
+    """One player's page: every game's section (history, statistics, charts)."""
+    club = access.club
+    player = get_object_or_404(Player, club=club, pk=player_id)
+    if player.merged_into_id is not None:
+        return redirect("boards:player", slug=club.slug, player_id=player.merged_into_id)
+    season, seasons = _season(request, club)
+    only = request.GET.get("game", "")
+    page = _int(request, "page", 1)
+    key = ":".join(
+        str(part)
+        for part in (
+            "boards:player",
+            club.pk,
+            boards.version(club.pk),
+            translation.get_language(),
+            player.pk,
+            season.pk if season else "all",
+            only[:20],
+            page,
+        )
+    )
+
+    def build() -> str:
+        sections = []
+        for provider in boards.player_section_providers():
+            section = provider(player, season=season, page=page if only else 1)
+            if section is None or (only and section.game != only):
+                continue
+            sections.append(
+                render_to_string(
+                    section.template,
+                    {
+                        **section.context,
+                        "section": section,
+                        "club": club,
+                        "player": player,
+                        "season": season,
+                    },
+                )
+            )
+        return "".join(sections)
+
+    return render(
+        request,
+        "matches/player.html",
+        {
+            "club": club,
+            "access": access,
+            "player": player,
+            "season": season,
+            "seasons": seasons,
+            "only": only,
+            "sections_html": _cached(key, build),
+        },
+    )
+
+
+def _nights(club, *, limit: int = 30) -> list[date]:
+    """The club nights with results in force, latest first (any game's records)."""
+    shift = timedelta(hours=boards.NIGHT_STARTS_AT.hour, minutes=boards.NIGHT_STARTS_AT.minute)
+    return list(
+        GameRecord.objects.filter(club=club)
+        .in_force()
+        .annotate(night=TruncDate(F("played_at") - shift, tzinfo=timezone.get_current_timezone()))
+        .values_list("night", flat=True)
+        .distinct()
+        .order_by("-night")[:limit]
+    )
+
+
+def night_sections(club, day: date) -> list:
+    """Every game's section of the club night ``day`` (none: nothing was played)."""
+    return [
+        section
+        for provider in boards.club_night_providers()
+        if (section := provider(club, day=day)) is not None
+    ]
+
+
+def render_section(section, *, text: bool = False, **context) -> str:
+    """A report section's HTML (or its plain text, for the e-mail)."""
+    template = section.text_template if text else section.template
+    return render_to_string(template, {**section.context, "section": section, **context})
+
+
+@club_page()
+def nights(request, access):
+    club = access.club
+    subscribed = (
+        request.user.is_authenticated
+        and NightReportSubscription.objects.filter(club=club, user=request.user).exists()
+    )
+    return render(
+        request,
+        "matches/nights.html",
+        {"club": club, "access": access, "nights": _nights(club), "subscribed": subscribed},
+    )
+
+
+@club_page()
+def night(request, access, day: str):
+    club = access.club
+    try:
+        when = date.fromisoformat(day)
+    except ValueError as error:
+        raise Http404(_("No such club night.")) from error
+    sections = [
+        (section, render_section(section, club=club, day=when))
+        for section in night_sections(club, when)
+    ]
+    return render(
+        request,
+        "matches/night.html",
+        {"club": club, "access": access, "day": when, "sections": sections},
+    )
+
+
+@club_page(at_least=Role.MEMBER)
+def preferences(request, access):
+    """A member's preferences in the club: the end-of-evening report by e-mail."""
+    club = access.club
+    mine = NightReportSubscription.objects.filter(club=club, user=request.user)
+    if request.method == "POST":
+        if request.POST.get("night_report") == "on":
+            NightReportSubscription.objects.get_or_create(club=club, user=request.user)
+            messages.success(request, _("You will get the end-of-evening report by e-mail."))
+        else:
+            mine.delete()
+            messages.success(request, _("You will no longer get the end-of-evening report."))
+        return redirect("boards:preferences", slug=club.slug)
+    return render(
+        request,
+        "matches/preferences.html",
+        {
+            "club": club,
+            "access": access,
+            "night_report": mine.exists(),
+            "has_email": bool(request.user.email),
+        },
+    )
