@@ -2,6 +2,7 @@
 
 import importlib
 import pkgutil
+import re
 
 from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
@@ -20,6 +21,13 @@ def table_modules():
     for module in pkgutil.iter_modules(tests.__path__):
         if module.name.startswith("test_permissions_") and module.name != __name__.split(".")[-1]:
             yield importlib.import_module(f"tests.{module.name}")
+
+
+PLACEHOLDERS = {"slug", "other", "invitation", "token", "guest", "spare", "season"}
+
+
+def _known_or_id(match) -> str:
+    return match.group(0) if match.group(1) in PLACEHOLDERS else "1"
 
 
 def _route_names(patterns, prefix=""):
@@ -41,7 +49,12 @@ def test_the_tables_cover_every_route(world):
     assert len(modules) >= 2, modules
     for module in modules:
         for _name, _method, path, _body, _public, _private in module.ROUTES:
-            url = fill(path.split("?")[0], world["clubs"]["public"])
+            # Placeholders of a module's own objects (its ``extend_world``) need only be ids
+            # here: resolving a path reads its shape, not the object.
+            known = fill(
+                re.sub(r"\{(\w+)\}", _known_or_id, path.split("?")[0]), world["clubs"]["public"]
+            )
+            url = known
             covered.add(resolve(url).view_name)
     assert everything - covered == set()
 
