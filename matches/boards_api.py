@@ -57,7 +57,7 @@ class LeaderboardSerializer(serializers.Serializer):
 
 class LeaderboardView(APIView):
     """A club's leaderboard for one game, per season or all time (sorted as the game sorts
-    it by default; ``ordering=<column>`` or ``-<column>`` to sort otherwise)."""
+    it by default; ``ordering=<column>``, or ``-<column>`` for the highest first)."""
 
     @extend_schema(
         parameters=[
@@ -74,17 +74,18 @@ class LeaderboardView(APIView):
     )
     def get(self, request, slug, game):
         club = access_club(request.user, slug).club
+        if game not in Game.values:
+            raise NotFound(_("Unknown game."))
         provider = boards.leaderboard_providers().get(game)
-        if provider is None:
-            raise NotFound(_("No leaderboard for this game."))
         season = season_param(request, club)
         min_games = min_games_param(request)
-        board = provider(club, season=season, min_games=min_games)
+        # A game whose feature has no provider (yet) has an empty board, as one without data.
+        board = provider(club, season=season, min_games=min_games) if provider else None
         ordering = request.query_params.get("ordering") or ""
         rows = []
         if board is not None:
             key = ordering.lstrip("-") or None
-            descending = None if not ordering else not ordering.startswith("-")
+            descending = None if not ordering else ordering.startswith("-")
             if key is not None and key not in {c.key for c in board.columns}:
                 raise serializers.ValidationError({"ordering": [_("No such column.")]})
             rows = [

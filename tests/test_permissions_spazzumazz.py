@@ -33,7 +33,7 @@ def extend_world(world):
         table = [mia, bea, c.guest]
         order = [bea.pk, c.guest.pk, mia.pk]
 
-        def game(by):
+        def game(by, c=c, table=table, order=order):
             return record_spazzumazz_game(club=c.club, players=table, by=by, finish_order=order)[0]
 
         c.extra["reported"] = game(world["bea"])
@@ -270,8 +270,9 @@ def test_each_page_answers_each_role_as_the_rules_say(
 
 
 def test_a_private_clubs_games_are_not_listed_to_outsiders(world):
-    from tests.permission_matrix import client_for
     from rest_framework.test import APIClient
+
+    from tests.permission_matrix import client_for
 
     private = world["clubs"]["private"]
     listed = client_for(world, "outsider", APIClient).get("/api/v1/spazzumazz-games/").json()

@@ -12,7 +12,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.models import Club, Player, Season
-from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, night_bounds
+from matches.boards import (
+    Column,
+    Leaderboard,
+    PlayerSection,
+    ReportSection,
+    night_bounds,
+    night_of,
+)
 from matches.charts import line_chart
 from matches.models import (
     PlayerRating,
@@ -43,7 +50,7 @@ def game_name(club: Club, season: Season | None = None) -> dict | None:
     return {
         "player": title.player_id,
         "name": title.player.display_name,
-        "since": timezone.localtime(title.since).date(),
+        "since": night_of(title.since),  # the club night it changed hands
     }
 
 
