@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils import formats
+
 WIDTH, HEIGHT = 320, 140
 LEFT, RIGHT, TOP, BOTTOM = 34, 6, 8, 18
 MAX_POINTS = 120
@@ -41,7 +43,7 @@ def _thin(points: list, limit: int = MAX_POINTS) -> list:
 
 
 def _fmt(value: float, digits: int) -> str:
-    return f"{value:.{digits}f}"
+    return formats.number_format(value, digits)
 
 
 def line_chart(
@@ -74,7 +76,7 @@ def line_chart(
         return TOP + inner_h * (high - v) / (high - low)
 
     def label(v: float) -> str:
-        return f"{v * 100:.0f}%" if percent else _fmt(v, digits)
+        return f"{_fmt(v * 100, 0)}%" if percent else _fmt(v, digits)
 
     coords = [(round(x(i), 1), round(y(v), 1)) for i, v in enumerate(values)]
     path = "M" + " L".join(f"{cx},{cy}" for cx, cy in coords)

@@ -81,6 +81,7 @@ def send_night_reports(day: str | None = None) -> int:
     clubs = (
         GameRecord.objects.in_force()
         .filter(played_at__gte=start, played_at__lt=end)
+        .order_by()
         .values_list("club_id", flat=True)
         .distinct()
     )

@@ -15,10 +15,11 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.db.models import F
 from django.db.models.functions import TruncDate
-from django.http import Http404
+from django.http import Http404, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from clubs.access import club_page
@@ -44,12 +45,22 @@ def _int(request, name: str, default: int, *, most: int = 10**6) -> int:
     return min(int(raw), most) if raw.isdigit() and len(raw) < 8 else default
 
 
-def _cached(key: str, build):
+def _params(**values) -> QueryDict:
+    """The query string the cached fragments link with (only what is in their cache key)."""
+    params = QueryDict(mutable=True)
+    for name, value in values.items():
+        if value:
+            params[name] = getattr(value, "pk", value)
+    return params
+
+
+def _cached(key: str, build) -> str:
+    """HTML our own templates rendered (and escaped), from the cache or built now."""
     found = cache.get(key)
     if found is None:
-        found = build()
+        found = str(build())
         cache.set(key, found, CACHE_SECONDS)
-    return found
+    return mark_safe(found)  # noqa: S308 - rendered by our templates, escaped there
 
 
 @club_page()
@@ -100,6 +111,7 @@ def leaderboards(request, access):
                 "sections": sections,
                 "season": season,
                 "min_games": min_games,
+                "params": _params(season=season, min_games=min_games),
             },
         )
 

@@ -40,9 +40,8 @@ def cell(row: dict, column, unit: str = "") -> str:
 def sort_query(context, game: str, column: str) -> str:
     """The query string that sorts ``game``'s board by ``column`` (reversing it if it is
     already sorted that way), keeping the season and the minimum of games."""
-    request = context["request"]
     section = context["section"]
-    params = request.GET.copy()
+    params = context["params"].copy()
     same = section["sorted_by"] == column
     params["sort"] = f"{game}.{column}"
     params["dir"] = "asc" if same and section["descending"] else "desc"
