@@ -5,6 +5,7 @@ demo accounts first and builds them anew.
 """
 
 import random
+from importlib import import_module
 from datetime import date, timedelta
 
 from django.contrib.auth import get_user_model
@@ -17,13 +18,11 @@ from clubs import services
 from clubs.models import Club, Role, Season
 from matches.services import record_game
 from rules.bots import singapore as singapore_bot
-from rules.bots import spazzumazz as spazzumazz_bot
 from rules.bots import sputo as sputo_bot
 
 DEMO_SLUG = "la-matta"
 PRIVATE_SLUG = "riservato"
 DEMO_PASSWORD = "carte-in-tavola-2026"
-SPAZZUMAZZ_GAMES = 40
 SPUTO_GAMES = 16
 SINGAPORE_HANDS = 30
 FIRST = [
@@ -185,10 +184,10 @@ class Command(BaseCommand):
                 season=season.first(),
             )
 
-        regulars = rng.sample(people, 12)
-        for n in range(SPAZZUMAZZ_GAMES):
-            table = [p.display_name for p in rng.sample(regulars, rng.randint(3, 5))]
-            record(spazzumazz_bot.play_game(rng.randrange(10**9), table), when(n, SPAZZUMAZZ_GAMES))
+        # Spazz'u'mazz through the result cycle, over two seasons (matches/spazzumazz/demo.py).
+        import_module("matches.spazzumazz.demo").play_nights(
+            club=club, scorer=scorer, rng=random.Random(rng.random()), now=now
+        )
         for n in range(SPUTO_GAMES):
             pair = [p.display_name for p in rng.sample(people, 2)]
             game = sputo_bot.random_record(rng.randrange(10**9), players=pair)
