@@ -5,7 +5,6 @@ demo accounts first and builds them anew.
 """
 
 import random
-from importlib import import_module
 from datetime import date, timedelta
 
 from django.contrib.auth import get_user_model
@@ -17,6 +16,7 @@ from django.utils import timezone
 from clubs import services
 from clubs.models import Club, Role, Season
 from matches.services import record_game
+from matches.spazzumazz.demo import play_nights
 from rules.bots import singapore as singapore_bot
 from rules.bots import sputo as sputo_bot
 
@@ -185,9 +185,7 @@ class Command(BaseCommand):
             )
 
         # Spazz'u'mazz through the result cycle, over two seasons (matches/spazzumazz/demo.py).
-        import_module("matches.spazzumazz.demo").play_nights(
-            club=club, scorer=scorer, rng=random.Random(rng.random()), now=now
-        )
+        play_nights(club=club, scorer=scorer, rng=random.Random(rng.random()), now=now)
         for n in range(SPUTO_GAMES):
             pair = [p.display_name for p in rng.sample(people, 2)]
             game = sputo_bot.random_record(rng.randrange(10**9), players=pair)
