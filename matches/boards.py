@@ -2,23 +2,46 @@
 each player's page, and the end-of-evening report.
 
 Each game module provides functions with these signatures and registers them in the
-settings (``circolo/settings.py``), so that the pages (owned by the Spazz'u'mazz and
-leaderboards feature) show every game without importing it, and a game whose feature has not
-landed simply has no entry:
+settings (``circolo/settings.py``), so that the pages (``matches/views.py``, owned by the
+Spazz'u'mazz and leaderboards feature) show every game without importing it, and a game
+whose feature has not landed simply has no entry. A provider returning None (no data) shows
+no section. The three signatures are stable:
 
 ``LEADERBOARDS = {"<game>": "dotted.path.to.leaderboard"}``
-    ``leaderboard(club, *, season=None, min_games=0) -> Leaderboard | None`` (None: the game
-    has no data in that club and season; the section is not shown). It reads precomputed rows
-    in a constant number of queries, whatever the number of players.
+    ``leaderboard(club, *, season=None, min_games=0) -> Leaderboard | None``. ``season`` is
+    one of the club's ``Season`` objects, or None for all time. The provider applies
+    ``min_games`` itself (rows with fewer games in ``min_games_key`` left out) and returns
+    None when no row is left: the section is not shown. The page sorts the rows
+    (``Leaderboard.sorted_rows``) by any sortable column the visitor picks. It reads
+    precomputed rows in a constant number of queries, whatever the number of players.
+    Served too as ``GET /api/v1/clubs/{slug}/leaderboards/{game}/``.
 
 ``PLAYER_SECTIONS = ["dotted.path.to.player_section", ...]``
     ``player_section(player, *, season=None, page=1) -> PlayerSection | None``: the game's
-    history (paginated), statistics and charts of one player.
+    history (paginated: ``page`` is the history's page, asked for by a link
+    ``?game=<game>&page=<n>`` which shows that game's section alone), statistics and charts
+    of one player. ``PlayerSection.template`` is rendered with its ``context`` plus
+    ``section``, ``club``, ``player`` and ``season``. Charts: ``matches.charts.line_chart``,
+    drawn by including ``matches/chart.html`` with ``chart=...``.
 
 ``CLUB_NIGHT_SECTIONS = ["dotted.path.to.club_night_section", ...]``
     ``club_night_section(club, *, day) -> ReportSection | None``: what the game did on one
     club night (the games and the idiots, the Singapore sheets' totals, a tournament's
-    standings), for the end-of-evening page and e-mail.
+    standings), for the end-of-evening page and e-mail. A night runs from 06:00 of ``day``
+    to 06:00 the next morning: :func:`night_bounds` gives the times. ``template`` (HTML, in
+    the page and the HTML e-mail) and ``text_template`` (the e-mail's text part) are
+    rendered with ``context`` plus ``section``, ``club`` and ``day``.
+
+And two duties of every game's tasks, for the pages' cache and rebuilds:
+
+- after changing its precomputed rows (after commit), call :func:`bump` with the club's id:
+  the cached leaderboards and player pages of the club are then out of date;
+- ``STATS_REBUILDERS = ["dotted.path.to.rebuild", ...]``: ``rebuild(club_id) -> str``
+  rebuilds the game's derived rows from scratch (``manage.py recompute_stats``).
+
+Changes since the first draft (the signatures are unchanged): ``Leaderboard.note`` (an
+optional sentence above the table), the meaning of ``season`` and ``min_games`` spelled
+out, the night's bounds, :func:`bump` / :func:`version`, ``STATS_REBUILDERS``.
 """
 
 from __future__ import annotations

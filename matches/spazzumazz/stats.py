@@ -303,6 +303,9 @@ def _replay_ratings(club_id: int, games: list[Played], start, players: set[int] 
                     delta=display - conservative(mu, sigma),
                 )
             )
+        if len(new) >= 50_000:  # a long replay (a rebuild) writes as it goes
+            RatingChange.objects.bulk_create(new, batch_size=5000)
+            new = []
     RatingChange.objects.bulk_create(new, batch_size=5000)
     touched = set(state) if players is None else players
     PlayerRating.objects.filter(club_id=club_id, game=GAME, player_id__in=touched).delete()
