@@ -134,9 +134,10 @@ def main() -> int:
         ratio = r["p95"] / bare
         ok &= ratio <= 2 or name == "bare view"
         rate = r["requests"] / (r["duration"] / 1e6)
+        errors = f"  errors={r['errors']}" if r["errors"] else ""
         print(
             f"{name:<14}{rate:9.0f}{r['p50'] / 1000:9.1f}{r['p95'] / 1000:9.1f}"
-            f"{r['p99'] / 1000:9.1f}{ratio:10.2f}" + ("" if not r["errors"] else f"  errors={r['errors']}")
+            f"{r['p99'] / 1000:9.1f}{ratio:10.2f}{errors}"
         )
     print("each page's p95 within 2x of the bare view's:", "yes" if ok else "NO")
     return 0 if ok else 1
