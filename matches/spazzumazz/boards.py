@@ -105,7 +105,10 @@ COLUMNS = [
         "longest_streak", gettext_lazy("Streak"), "int", help=gettext_lazy("Longest idiot streak")
     ),
     Column(
-        "rating", gettext_lazy("Rating"), "rating", help=gettext_lazy("OpenSkill rating: mu - 3 sigma")
+        "rating",
+        gettext_lazy("Rating"),
+        "rating",
+        help=gettext_lazy("OpenSkill rating: mu - 3 sigma"),
     ),
 ]
 
