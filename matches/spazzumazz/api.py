@@ -12,7 +12,8 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -104,12 +105,17 @@ class SpazzumazzGameSerializer(serializers.ModelSerializer):
         return bool(latest.payload.get("log")) if latest else None
 
 
+@extend_schema_field(OpenApiTypes.STR)
+class ClubSlug(ClubSlugField):
+    """A club named by slug (one the requesting user may see)."""
+
+
 class IdList(serializers.ListField):
     child = serializers.IntegerField(min_value=1)
 
 
 class SpazzumazzGameCreateSerializer(serializers.Serializer):
-    club = ClubSlugField()
+    club = ClubSlug()
     played_at = serializers.DateTimeField(required=False)
     players = IdList(
         min_length=2, max_length=20, help_text=gettext_lazy("Player ids in turn order.")
@@ -135,7 +141,7 @@ class SpazzumazzGameCreateSerializer(serializers.Serializer):
 
 
 class BatchSerializer(serializers.Serializer):
-    club = ClubSlugField()
+    club = ClubSlug()
     played_at = serializers.DateTimeField(
         required=False, help_text=gettext_lazy("When the first game was played.")
     )
