@@ -18,7 +18,7 @@ from clubs.access import club_page
 from clubs.errors import Conflict
 from clubs.models import Role
 from matches import outcomes
-from matches.models import AuditEntry, OutcomeStatus, SpazzumazzGame, SpazzumazzPlace
+from matches.models import OutcomeStatus, SpazzumazzGame, SpazzumazzPlace
 from matches.spazzumazz import boards
 from matches.spazzumazz.services import (
     players_of,
@@ -177,9 +177,7 @@ def game_detail(request, access, game_id: int):
             "players": [p.player for p in places],
             "current": current,
             "order": order,
-            "trail": AuditEntry.objects.filter(
-                content_type__model="spazzumazzgame", object_id=game.pk
-            ).select_related("by"),
+            "trail": game.audit_entries.select_related("by").order_by("at", "pk"),
             "history": history,
             "can_confirm": current is not None
             and current.status == OutcomeStatus.REPORTED
