@@ -1,26 +1,45 @@
 """Spazz'u'mazz on the club's page: its section (the game's name, since when, and who held
 it before) and its tab. Each is ``(request, access) -> dict | None``, registered in
-``settings.CLUB_PAGE_SECTIONS`` / ``settings.CLUB_TABS``."""
+``settings.CLUB_PAGE_SECTIONS`` / ``settings.CLUB_TABS``. The section's figures are cached
+with the club's board version, like the leaderboards."""
 
+from django.core.cache import cache
 from django.urls import reverse
 
+from matches import boards as pages
 from matches.spazzumazz import boards
 
 
+def _figures(club) -> dict:
+    key = f"spazzumazz:club-section:{club.pk}:{pages.version(club.pk)}"
+    found = cache.get(key)
+    if found is None:
+        name = boards.game_name(club)
+        found = {
+            "game_name": name,
+            "holders": [
+                {"name": t.player.display_name, "since": t.since, "until": t.until}
+                for t in boards.title_history(club, limit=6)
+                if t.until
+            ],
+            "played": name is not None or club.spazzumazz_games.exists(),
+        }
+        cache.set(key, found, 24 * 60 * 60)
+    return found
+
+
 def club_section(request, access) -> dict | None:
-    club = access.club
-    name = boards.game_name(club)
-    if name is None and not club.spazzumazz_games.exists():
+    figures = _figures(access.club)
+    if not figures["played"]:
         return None
     return {
         "title": "Spazz'u'mazz",
         "template": "matches/spazzumazz/club_section.html",
         "context": {
-            "club": club,
+            **figures,
+            "game_title": boards.game_title(name["name"]) if (name := figures["game_name"]) else "",
+            "club": access.club,
             "access": access,
-            "game_name": name,
-            "game_title": boards.game_title(name["name"]) if name else "",
-            "holders": [t for t in boards.title_history(club, limit=6) if t.until],
         },
     }
 
