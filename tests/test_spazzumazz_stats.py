@@ -355,3 +355,46 @@ def test_the_tasks_agree_with_a_rebuild_on_random_histories(
         stats.rebuild_club(club.pk)
         assert snapshot(club) == incremental
         transaction.set_rollback(True)
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_two_tasks_at_once_wait_for_each_other_and_agree_with_a_rebuild(people):
+    """Two workers refresh the same club at the same moment (PostgreSQL row locks)."""
+    import threading
+
+    from django.db import connection, connections
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL (the integration run)")
+    club = people["club"]
+    table = [services.add_guest(club=club, display_name=f"G{n}") for n in range(4)]
+    for n in range(6):
+        record_spazzumazz_game(
+            club=club,
+            players=table,
+            by=people["scorer"],
+            finish_order=[p.pk for p in table[n % 4 :] + table[: n % 4]],
+            played_at=T0 + timedelta(hours=n),
+        )
+    with transaction.atomic():
+        stats.mark_stale(club_id=club.pk, since=None)
+    barrier = threading.Barrier(2)
+    results: list[str] = []
+
+    def refresh():
+        try:
+            barrier.wait()
+            results.append(stats.refresh(club.pk))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=refresh) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(results) == ["rebuilt from the start", "up to date"], results
+    once = snapshot(club)
+    stats.rebuild_club(club.pk)
+    assert snapshot(club) == once
