@@ -84,10 +84,8 @@ def update_club(*, club: Club, **fields) -> Club:
 def display_name_for(user) -> str:
     """The name a user's player gets in a club they join: the one they chose on their
     profile, else their full name, else their username."""
-    try:
-        return user.profile.display_name
-    except Profile.DoesNotExist:
-        return user.get_full_name() or user.get_username()
+    chosen = Profile.objects.filter(user=user).values_list("display_name", flat=True).first()
+    return chosen or user.get_full_name() or user.get_username()
 
 
 def _free_name(club: Club, name: str) -> str:
