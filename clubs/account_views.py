@@ -28,6 +28,11 @@ def remember_sign_up(request, user, *, club=None):
             messages.success(request, _("Welcome to %(club)s!") % {"club": club.name})
             return redirect(club)
         return redirect("home")
+    if club is not None:
+        messages.success(
+            request,
+            _("You joined %(club)s: confirm your e-mail address to log in.") % {"club": club.name},
+        )
     request.session[SIGNED_UP] = user.pk
     request.session["circolo_signed_up_email"] = user.email
     return redirect("clubs:confirm_email_sent")

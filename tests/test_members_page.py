@@ -281,3 +281,13 @@ def test_twenty_two_members_fit_in_a_short_page(admin, people, make_user):
     assert members.count("<li ") == 23
     assert members.count("<details>") == 23  # each one folded
     assert "<select" in members  # inside the folded details, not on the row
+
+
+def test_after_a_failed_action_the_search_and_the_links_still_lead_to_the_members_page(
+    admin, people
+):
+    """The page is then shown at the action's address: nothing on it may be relative."""
+    response = admin.post(url(people, "guests/"), {"display_name": ""})
+    html = response.content.decode()
+    assert f'action="{url(people)}" class="search"' in html
+    assert f'href="{url(people)}?merge={people["guest"].pk}#merge"' in html
