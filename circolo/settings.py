@@ -78,6 +78,22 @@ TEMPLATES = [
     },
 ]
 
+# --- The club page's sections and the club's tabs: provider functions, in order (see the
+# protocol in clubs/club_page.py). Each game feature adds its own; a placeholder stands in
+# for a section until its feature replaces it.
+CLUB_PAGE_SECTIONS = [
+    "clubs.club_page.next_tournament",  # Sputo tournaments
+    "clubs.club_page.running_tables",  # Singapore tables and the ledger
+    "matches.club_sections.recent_games",
+    "clubs.club_page.leaderboards",  # Spazz'u'mazz and the leaderboards
+    "clubs.club_page.seasons",
+]
+CLUB_TABS = [
+    "clubs.club_page.overview_tab",
+    "clubs.club_page.members_tab",
+    "clubs.club_page.settings_tab",
+]
+
 # --- Database: SQLite in the project folder unless DATABASE_URL says otherwise.
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),

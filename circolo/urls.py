@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
@@ -7,6 +8,7 @@ from circolo.api import ObtainAuthToken
 from circolo.health import health
 from clubs import api as clubs_api
 from clubs import views as clubs_views
+from clubs.forms import LoginForm
 
 router = DefaultRouter()
 router.register("clubs", clubs_api.ClubViewSet, basename="club")
@@ -18,6 +20,8 @@ router.register("invitations", clubs_api.InvitationViewSet, basename="invitation
 urlpatterns = [
     path("", clubs_views.home, name="home"),
     path("", include("clubs.urls")),
+    # Django's login page, whose form also explains an account waiting for its confirmation.
+    path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
