@@ -79,6 +79,25 @@ TEMPLATES = [
     },
 ]
 
+# --- The club page's sections and the club's tabs: provider functions, in order (see the
+# protocol in clubs/club_page.py). Each game feature adds its own; a placeholder stands in
+# for a section until its feature replaces it.
+CLUB_PAGE_SECTIONS = [
+    "clubs.club_page.next_tournament",  # Sputo tournaments
+    "clubs.club_page.running_tables",  # Singapore tables and the ledger
+    "matches.club_sections.recent_games",
+    "matches.spazzumazz.sections.club_section",  # the game's name; the leaderboards
+    "clubs.club_page.seasons",
+]
+CLUB_TABS = [
+    "clubs.club_page.overview_tab",
+    "clubs.club_page.members_tab",
+    "clubs.club_page.settings_tab",
+    "matches.spazzumazz.sections.club_tab",
+    "matches.club_sections.leaderboards_tab",
+    "matches.club_sections.nights_tab",
+]
+
 # --- Database: SQLite in the project folder unless DATABASE_URL says otherwise.
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
@@ -230,8 +249,6 @@ SPECTACULAR_SETTINGS = {
 LEADERBOARDS = {"spazzumazz": "matches.spazzumazz.boards.leaderboard"}
 PLAYER_SECTIONS = ["matches.spazzumazz.boards.player_section"]
 CLUB_NIGHT_SECTIONS = ["matches.spazzumazz.boards.club_night_section"]
-# The club page's sections: ``(request, access) -> {"template", "context"} | None``.
-CLUB_PAGE_SECTIONS = ["matches.spazzumazz.sections.club_section"]
 # ``manage.py recompute_stats``: each game's ``rebuild(club_id) -> str``, from scratch.
 STATS_REBUILDERS = ["matches.spazzumazz.stats.rebuild_club"]
 # Called (after commit) with ``club_id=`` and ``game=`` when a club's house rules change.

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
@@ -7,6 +8,7 @@ from circolo.api import ObtainAuthToken
 from circolo.health import health
 from clubs import api as clubs_api
 from clubs import views as clubs_views
+from clubs.forms import LoginForm
 from matches import boards_api
 from matches.spazzumazz import api as spazzumazz_api
 
@@ -44,6 +46,8 @@ boards_api_urls = [
 urlpatterns = [
     path("", clubs_views.home, name="home"),
     path("", include("clubs.urls")),
+    # Django's login page, whose form also explains an account waiting for its confirmation.
+    path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -13,7 +13,7 @@ from django.utils import timezone, translation
 
 from clubs.models import Club
 from matches import boards
-from matches.models import GameRecord, NightReport, NightReportSubscription
+from matches.models import GameRecord, NightReport
 from matches.spazzumazz.tasks import (  # noqa: F401
     rebuild_spazzumazz_stats,
     update_spazzumazz_stats,
@@ -37,8 +37,8 @@ def send_night_report(club_id: int, day: str) -> str:
             return "already sent"
         recipients = sorted(
             email
-            for email in NightReportSubscription.objects.filter(
-                club=club, user__memberships__club=club, user__is_active=True
+            for email in club.memberships.filter(
+                night_report=True, user__is_active=True
             ).values_list("user__email", flat=True)
             if email
         )
@@ -53,8 +53,7 @@ def send_night_report(club_id: int, day: str) -> str:
                 "day": night,
                 "link": settings.SITE_URL.rstrip("/")
                 + reverse("boards:night", args=[club.slug, night.isoformat()]),
-                "preferences": settings.SITE_URL.rstrip("/")
-                + reverse("boards:preferences", args=[club.slug]),
+                "preferences": settings.SITE_URL.rstrip("/") + reverse("clubs:profile"),
                 "html_sections": [(s, render_section(s, club=club, day=night)) for s in sections],
                 "text_sections": [
                     (s, render_section(s, text=True, club=club, day=night)) for s in sections

@@ -11,5 +11,4 @@ urlpatterns = [
     path("clubs/<slug:slug>/players/<int:player_id>/", views.player_page, name="player"),
     path("clubs/<slug:slug>/nights/", views.nights, name="nights"),
     path("clubs/<slug:slug>/nights/<str:day>/", views.night, name="night"),
-    path("clubs/<slug:slug>/preferences/", views.preferences, name="preferences"),
 ]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from django.contrib import messages
 from django.core.cache import cache
 from django.db.models import F
 from django.db.models.functions import TruncDate
@@ -23,9 +22,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from clubs.access import club_page
-from clubs.models import Player, Role
+from clubs.models import Player
 from matches import boards
-from matches.models import GameRecord, NightReportSubscription
+from matches.models import GameRecord
 
 CACHE_SECONDS = 24 * 60 * 60
 
@@ -221,7 +220,7 @@ def nights(request, access):
     club = access.club
     subscribed = (
         request.user.is_authenticated
-        and NightReportSubscription.objects.filter(club=club, user=request.user).exists()
+        and club.memberships.filter(user=request.user, night_report=True).exists()
     )
     return render(
         request,
@@ -245,29 +244,4 @@ def night(request, access, day: str):
         request,
         "matches/night.html",
         {"club": club, "access": access, "day": when, "sections": sections},
-    )
-
-
-@club_page(at_least=Role.MEMBER)
-def preferences(request, access):
-    """A member's preferences in the club: the end-of-evening report by e-mail."""
-    club = access.club
-    mine = NightReportSubscription.objects.filter(club=club, user=request.user)
-    if request.method == "POST":
-        if request.POST.get("night_report") == "on":
-            NightReportSubscription.objects.get_or_create(club=club, user=request.user)
-            messages.success(request, _("You will get the end-of-evening report by e-mail."))
-        else:
-            mine.delete()
-            messages.success(request, _("You will no longer get the end-of-evening report."))
-        return redirect("boards:preferences", slug=club.slug)
-    return render(
-        request,
-        "matches/preferences.html",
-        {
-            "club": club,
-            "access": access,
-            "night_report": mine.exists(),
-            "has_email": bool(request.user.email),
-        },
     )

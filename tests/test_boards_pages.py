@@ -363,7 +363,8 @@ def test_the_report_is_mailed_once_to_the_members_who_asked(client, club, play, 
     five_games(play)
     HAS_DATA.add(club.pk)
     client.force_login(people["member"])
-    client.post(f"/clubs/{club.slug}/preferences/", {"night_report": "on"})
+    client.post("/accounts/profile/night-reports/", {"club": [club.pk, people["other"].pk]})
+    assert client.get("/accounts/profile/").content.decode().count("checked") == 1
     day = night_of(T0).isoformat()
     with FAKES:
         assert send_night_report(club.pk, day) == "sent to 1"
@@ -373,14 +374,14 @@ def test_the_report_is_mailed_once_to_the_members_who_asked(client, club, play, 
     assert "Zio Pino" in message.body and "Torneo vinto da Tonino" in message.body
     html = message.alternatives[0][0]
     assert "<html" in html and 'class="idiot"' in html
-    client.post(f"/clubs/{club.slug}/preferences/", {})
-    assert not club.spazzumazz_games.none().exists()
+    client.post("/accounts/profile/night-reports/", {})
+    assert not club.memberships.filter(night_report=True).exists()
 
 
 def test_the_morning_task_queues_last_nights_reports(club, play, people, client, monkeypatch):
     five_games(play)
     client.force_login(people["admin"])
-    client.post(f"/clubs/{club.slug}/preferences/", {"night_report": "on"})
+    client.post("/accounts/profile/night-reports/", {"club": [club.pk]})
     assert send_night_reports(night_of(T0).isoformat()) == 1
     assert len(mail.outbox) == 1
     assert send_night_reports(night_of(T0).isoformat()) == 1 and len(mail.outbox) == 1

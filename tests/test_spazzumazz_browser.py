@@ -81,6 +81,6 @@ def test_a_scorer_taps_the_finishing_order_and_the_game_is_renamed(live_server, 
         "67%",
     ]
     page.goto(f"{live_server.url}/clubs/{club.slug}/")
-    assert "Bruno's game" in page.inner_text("#club-spazzumazz")
-    assert "Anna" in page.inner_text("#club-spazzumazz")  # the earlier holder
+    assert "Bruno's game" in page.inner_text("#section-spazzumazz")
+    assert "Anna" in page.inner_text("#section-spazzumazz")  # the earlier holder
     shot(page, "club-page-after")

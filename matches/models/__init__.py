@@ -6,7 +6,7 @@
 - one module per game.
 """
 
-from matches.models.nights import NightReport, NightReportSubscription
+from matches.models.nights import NightReport
 from matches.models.outcomes import AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.models.ratings import PlayerRating, RatingChange
 from matches.models.records import GameRecord, GameRecordQuerySet, GameSeat
@@ -25,7 +25,6 @@ __all__ = [
     "GameRecordQuerySet",
     "GameSeat",
     "NightReport",
-    "NightReportSubscription",
     "Outcome",
     "OutcomeStatus",
     "OutcomeSubject",

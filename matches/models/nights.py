@@ -1,37 +1,9 @@
-"""The end-of-evening report: who wants it by e-mail, and which were sent."""
+"""The end-of-evening report e-mails sent (who wants them: ``Membership.night_report``)."""
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubOwnedQuerySet
-
-
-class NightReportSubscription(models.Model):
-    """A member who wants the club's end-of-evening report by e-mail (their preference)."""
-
-    club = models.ForeignKey(
-        Club, on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="night_report_subscriptions",
-        verbose_name=_("user account"),
-    )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-
-    objects = ClubOwnedQuerySet.as_manager()
-
-    class Meta:
-        verbose_name = _("end-of-evening report subscription")
-        verbose_name_plural = _("end-of-evening report subscriptions")
-        constraints = [
-            models.UniqueConstraint(fields=["club", "user"], name="night_report_once_per_member")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user} @ {self.club}"
 
 
 class NightReport(models.Model):

@@ -1,11 +1,12 @@
-"""Spazz'u'mazz on the club's page: its section (the game's name, since when, and who held
-it before) and its tab. Each is ``(request, access) -> dict | None``, registered in
+"""Spazz'u'mazz on the club's page (the protocol: ``clubs/club_page.py``): its section (the
+game's name, since when, and who held it before) and its tab, registered in
 ``settings.CLUB_PAGE_SECTIONS`` / ``settings.CLUB_TABS``. The section's figures are cached
-with the club's board version, like the leaderboards."""
+with the club's board version, like the leaderboards: no query once cached."""
 
 from django.core.cache import cache
 from django.urls import reverse
 
+from clubs.club_page import Section, Tab
 from matches import boards as pages
 from matches.spazzumazz import boards
 
@@ -28,21 +29,22 @@ def _figures(club) -> dict:
     return found
 
 
-def club_section(request, access) -> dict | None:
+def club_section(request, access) -> Section | None:
+    """The game's name, since when, and who held it before; hidden before the first game."""
     figures = _figures(access.club)
     if not figures["played"]:
         return None
-    return {
-        "title": "Spazz'u'mazz",
-        "template": "matches/spazzumazz/club_section.html",
-        "context": {
-            **figures,
-            "game_title": boards.game_title(name["name"]) if (name := figures["game_name"]) else "",
-            "club": access.club,
-            "access": access,
-        },
-    }
+    name = figures["game_name"]
+    return Section(
+        slug="spazzumazz",
+        title="Spazz'u'mazz",
+        template="matches/spazzumazz/club_section.html",
+        context={**figures, "game_title": boards.game_title(name["name"]) if name else ""},
+        order=50,
+    )
 
 
-def club_tab(request, access) -> dict:
-    return {"label": "Spazz'u'mazz", "url": reverse("spazzumazz:games", args=[access.club.slug])}
+def club_tab(request, access) -> Tab:
+    return Tab(
+        label="Spazz'u'mazz", url=reverse("spazzumazz:games", args=[access.club.slug]), order=40
+    )
