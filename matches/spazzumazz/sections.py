@@ -5,6 +5,7 @@ with the club's board version, like the leaderboards: no query once cached."""
 
 from django.core.cache import cache
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from clubs.club_page import Section, Tab
 from matches import boards as pages
@@ -30,10 +31,13 @@ def _figures(club) -> dict:
 
 
 def club_section(request, access) -> Section | None:
-    """The game's name, since when, and who held it before; hidden before the first game."""
+    """The game's name, since when, and who held it before; before the first game, a line
+    saying there is none yet."""
     figures = _figures(access.club)
     if not figures["played"]:
-        return None
+        return Section(
+            slug="spazzumazz", title="Spazz'u'mazz", empty=_("No Spazz'u'mazz games yet."), order=50
+        )
     name = figures["game_name"]
     return Section(
         slug="spazzumazz",
