@@ -366,22 +366,34 @@ def _replay_titles(
     names: dict[int, str],
 ) -> None:
     titles = SpazzumazzTitle.objects.filter(club_id=club_id, season_id=scope)
+    reopened = None  # the stored title in force at ``start``, if any
     if start is None:
         titles.delete()
-        current = None
     else:
         titles.filter(since__gte=start).delete()
-        current = titles.filter(Q(until__isnull=True) | Q(until__gte=start)).order_by("-since")
-        current = current.first()
-        if current is not None and current.until is not None:
-            current.until = None
-            current.save(update_fields=["until"])
+        reopened = (
+            titles.filter(Q(until__isnull=True) | Q(until__gte=start)).order_by("-since").first()
+        )
+        if reopened is not None:
+            reopened.until = None
     standings = Standings(min_games=min_games, names=names)
     for player, t in before.items():
         standings.update(player, t)
+    new: list[SpazzumazzTitle] = []  # written at the end, in one go
+    current = reopened
+
+    def hand_over(holder: int | None, at) -> SpazzumazzTitle | None:
+        if current is not None:
+            current.until = at
+        if holder is None:
+            return None
+        title = SpazzumazzTitle(club_id=club_id, season_id=scope, player_id=holder, since=at)
+        new.append(title)
+        return title
+
     holder = standings.holder()
     if (current.player_id if current else None) != holder:  # a rename moved a tie: say so now
-        current = _hand_over(club_id, scope, current, holder, start)
+        current = hand_over(holder, start)
     for game in games:
         size = len(game.order)
         for place, player in enumerate(game.order, 1):
@@ -391,18 +403,10 @@ def _replay_titles(
             standings.update(player, t)
         holder = standings.holder()
         if (current.player_id if current else None) != holder:
-            current = _hand_over(club_id, scope, current, holder, game.played_at)
-
-
-def _hand_over(club_id, scope, current, holder, at):
-    if current is not None:
-        current.until = at
-        current.save(update_fields=["until"])
-    if holder is None:
-        return None
-    return SpazzumazzTitle.objects.create(
-        club_id=club_id, season_id=scope, player_id=holder, since=at
-    )
+            current = hand_over(holder, game.played_at)
+    if reopened is not None:
+        reopened.save(update_fields=["until"])
+    SpazzumazzTitle.objects.bulk_create(new, batch_size=5000)
 
 
 def idiot_min_games(club: Club) -> int:
