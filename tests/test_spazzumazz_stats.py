@@ -398,3 +398,19 @@ def test_two_tasks_at_once_wait_for_each_other_and_agree_with_a_rebuild(people):
     once = snapshot(club)
     stats.rebuild_club(club.pk)
     assert snapshot(club) == once
+
+
+def test_recompute_stats_rebuilds_every_club_from_scratch_with_the_same_numbers(club, table, play):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    five_games(play)
+    before = snapshot(club)
+    SpazzumazzStats.objects.filter(club=club).update(games=99)
+    out = StringIO()
+    call_command("recompute_stats", stdout=out)
+    assert "rebuilt from the start" in out.getvalue()
+    assert snapshot(club) == before
+    with pytest.raises(CommandError, match="no-such-club"):
+        call_command("recompute_stats", club="no-such-club")
