@@ -27,6 +27,7 @@ from matches import boards
 from matches.models import GameRecord
 
 CACHE_SECONDS = 24 * 60 * 60
+BOARD_ROWS = 50  # rows of a game's leaderboard before "show all"
 
 
 def _season(request, club):
@@ -70,6 +71,7 @@ def leaderboards(request, access):
     min_games = _int(request, "min_games", 0, most=10_000)
     sort = request.GET.get("sort", "")  # "<game>.<column>"
     descending = request.GET.get("dir") != "asc"
+    everyone = request.GET.get("all", "")[:20]  # the game whose every row is shown
     key = ":".join(
         str(part)
         for part in (
@@ -81,6 +83,7 @@ def leaderboards(request, access):
             min_games,
             sort[:60],
             descending,
+            everyone,
         )
     )
 
@@ -95,10 +98,12 @@ def leaderboards(request, access):
             key = column if mine else None
             rows = board.sorted_rows(key, descending=descending if mine else None)
             current = key if key in {c.key for c in board.columns if c.sortable} else None
+            shown = rows if everyone == game else rows[:BOARD_ROWS]
             sections.append(
                 {
                     "board": board,
-                    "rows": rows,
+                    "rows": shown,
+                    "hidden": len(rows) - len(shown),
                     "sorted_by": current or board.default_sort,
                     "descending": (descending if current else board.descending),
                 }
@@ -110,7 +115,12 @@ def leaderboards(request, access):
                 "sections": sections,
                 "season": season,
                 "min_games": min_games,
-                "params": _params(season=season, min_games=min_games),
+                "params": _params(
+                    season=season,
+                    min_games=min_games,
+                    sort=sort[:60],
+                    dir="desc" if descending else "asc",
+                ),
             },
         )
 

@@ -208,6 +208,17 @@ def test_a_leaderboard_sorts_by_a_column_either_way_and_filters_by_games(client,
     assert 'id="board-spazzumazz"' not in client.get(url, {"min_games": 7}).content.decode()
 
 
+def test_a_long_leaderboard_shows_fifty_players_then_all_on_demand(client, make_user):
+    club = services.create_club(name="Circolo Grande", founder=make_user("capo"))
+    bulk_history(club, 70, games=150)
+    url = f"/clubs/{club.slug}/leaderboards/"
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    section = page.split('id="board-spazzumazz"')[1]
+    assert section.count("/players/") == 50 and "Show 20 more players" in section
+    every = client.get(url, {"all": "spazzumazz"}).content.decode()
+    assert every.split('id="board-spazzumazz"')[1].count("/players/") == 70
+
+
 def test_a_private_clubs_leaderboard_is_for_its_members(client, people, club, play):
     five_games(play)
     club.is_public = False

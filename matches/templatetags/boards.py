@@ -42,7 +42,16 @@ def sort_query(context, game: str, column: str) -> str:
     already sorted that way), keeping the season and the minimum of games."""
     section = context["section"]
     params = context["params"].copy()
+    params.pop("all", None)
     same = section["sorted_by"] == column
     params["sort"] = f"{game}.{column}"
     params["dir"] = "asc" if same and section["descending"] else "desc"
+    return params.urlencode()
+
+
+@register.simple_tag(takes_context=True)
+def show_all_query(context, game: str) -> str:
+    """The query string that shows every row of ``game``'s board, as it is sorted now."""
+    params = context["params"].copy()
+    params["all"] = game
     return params.urlencode()
