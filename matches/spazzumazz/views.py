@@ -26,6 +26,7 @@ from matches.spazzumazz.services import (
     record_spazzumazz_batch,
     record_spazzumazz_game,
 )
+from rules.spazzumazz import deck_count
 
 
 def _ids(raw: str) -> list[int]:
@@ -175,6 +176,7 @@ def game_detail(request, access, game_id: int):
             "access": access,
             "game": game,
             "players": [p.player for p in places],
+            "decks": deck_count(len(places)) if len(places) >= 2 else None,
             "current": current,
             "order": order,
             "trail": game.audit_entries.select_related("by").order_by("at", "pk"),
