@@ -9,12 +9,16 @@ the games' sections, never anything of the person looking.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import date, timedelta
+from functools import wraps
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import F
 from django.db.models.functions import TruncDate
-from django.http import Http404, QueryDict
+from django.http import Http404, HttpResponse, QueryDict
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -63,7 +67,49 @@ def _cached(key: str, build) -> str:
     return mark_safe(found)  # noqa: S308 - rendered by our templates, escaped there
 
 
+# --- Whole pages for anonymous visitors ------------------------------------------------------
+#
+# What the public sees of a public club's boards is the same for every anonymous visitor:
+# such a page is cached whole (for a few minutes, and under the club's board version), with a
+# hole where each visitor's CSRF token goes (the language form). The access check still runs
+# on every request: a club made private is a 404 at once.
+
+CSRF_HOLE = "csrf-hole-8c1f2e"
+WHOLE_PAGE_SECONDS = 5 * 60
+
+
+def whole_page_for_anonymous(view):
+    @wraps(view)
+    def wrapper(request, access, *args, **kwargs):
+        if (
+            request.user.is_authenticated
+            or request.method != "GET"
+            or "messages" in request.COOKIES
+            or settings.SESSION_COOKIE_NAME in request.COOKIES
+        ):
+            return view(request, access, *args, **kwargs)
+        path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:32]
+        key = f"boards:page:{boards.version(access.club.pk)}:{translation.get_language()}:{path}"
+        html = cache.get(key)
+        if html is None:
+            request.csrf_hole = True
+            response = view(request, access, *args, **kwargs)
+            if response.status_code != 200:
+                return response
+            html = response.content.decode()
+            cache.set(key, html, WHOLE_PAGE_SECONDS)
+        return HttpResponse(html.replace(CSRF_HOLE, get_token(request)))
+
+    return wrapper
+
+
+def _hole(request) -> dict:
+    """The CSRF token of a page cached whole: a hole, filled in per visitor."""
+    return {"csrf_token": CSRF_HOLE} if getattr(request, "csrf_hole", False) else {}
+
+
 @club_page()
+@whole_page_for_anonymous
 def leaderboards(request, access):
     """Every game's leaderboard: per season or all time, sortable, a minimum of games."""
     club = access.club
@@ -134,11 +180,13 @@ def leaderboards(request, access):
             "seasons": seasons,
             "min_games": min_games,
             "sections_html": _cached(key, build),
+            **_hole(request),
         },
     )
 
 
 @club_page()
+@whole_page_for_anonymous
 def player_page(request, access, player_id: int):
     """One player's page: every game's section (history, statistics, charts)."""
     club = access.club
@@ -193,6 +241,7 @@ def player_page(request, access, player_id: int):
             "seasons": seasons,
             "only": only,
             "sections_html": _cached(key, build),
+            **_hole(request),
         },
     )
 

@@ -397,3 +397,25 @@ def test_the_morning_task_queues_last_nights_reports(club, play, people, client,
     assert len(mail.outbox) == 1
     assert send_night_reports(night_of(T0).isoformat()) == 1 and len(mail.outbox) == 1
     assert send_night_reports("2020-01-01") == 0
+
+
+def test_anonymous_visitors_get_the_page_from_the_cache_with_their_own_csrf_token(club, play):
+    import re
+
+    from django.test import Client
+
+    five_games(play)
+    url = f"/clubs/{club.slug}/leaderboards/"
+    Client().get(url)  # fills the cache
+    for _ in range(2):
+        visitor = Client(enforce_csrf_checks=True)
+        page = visitor.get(url)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode())
+        assert token and "csrf-hole" not in token.group(1)
+        switched = visitor.post(
+            "/i18n/setlang/", {"language": "en", "next": url, "csrfmiddlewaretoken": token.group(1)}
+        )
+        assert switched.status_code == 302
+    club.is_public = False
+    club.save()
+    assert Client().get(url).status_code == 404  # the access check runs before the cache
