@@ -163,13 +163,14 @@ def night_of(moment: datetime) -> date:
 # never from a number an old entry could still carry.
 
 
-def _version_key(club_id: int) -> str:
+def version_key(club_id: int) -> str:
+    """The cache key of the club's board version (to read it with others in one go)."""
     return f"boards:version:{club_id}"
 
 
 def version(club_id: int) -> int:
     """The club's board version (part of the cache key of its pages)."""
-    key = _version_key(club_id)
+    key = version_key(club_id)
     found = cache.get(key)
     if found is None:
         found = time.time_ns()
@@ -180,7 +181,7 @@ def version(club_id: int) -> int:
 
 def bump(club_id: int) -> None:
     """A game changed the club's precomputed rows: its cached pages are out of date."""
-    cache.set(_version_key(club_id), time.time_ns(), timeout=None)
+    cache.set(version_key(club_id), time.time_ns(), timeout=None)
 
 
 def as_json(value):

@@ -89,15 +89,21 @@ def whole_page_for_anonymous(view):
         ):
             return view(request, access, *args, **kwargs)
         path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:32]
-        key = f"boards:page:{boards.version(access.club.pk)}:{translation.get_language()}:{path}"
-        html = cache.get(key)
+        club_id = access.club.pk
+        key = f"boards:page:{club_id}:{translation.get_language()}:{path}"
+        # One round trip: the club's board version and the page, stored with the version it
+        # was rendered under (an older one is out of date).
+        found = cache.get_many([boards.version_key(club_id), key])
+        version = found.get(boards.version_key(club_id)) or boards.version(club_id)
+        stored = found.get(key)
+        html = stored[1] if stored and stored[0] == version else None
         if html is None:
             request.csrf_hole = True
             response = view(request, access, *args, **kwargs)
             if response.status_code != 200:
                 return response
             html = response.content.decode()
-            cache.set(key, html, WHOLE_PAGE_SECONDS)
+            cache.set(key, (version, html), WHOLE_PAGE_SECONDS)
         return HttpResponse(html.replace(CSRF_HOLE, get_token(request)))
 
     return wrapper
