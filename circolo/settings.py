@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "pgtrigger",
     "circolo",
     "clubs",
     "matches",
@@ -115,6 +116,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE = {
     "housekeeping": {"task": "circolo.housekeeping", "schedule": 24 * 60 * 60},
+    # Recompute every balance from the entries; /health/ shows the last result.
+    "ledger-check": {"task": "ledger.check", "schedule": 60 * 60},
 }
 CELERY_TIMEZONE = "Europe/Rome"
 
