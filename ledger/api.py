@@ -299,21 +299,19 @@ class PaymentSerializer(serializers.ModelSerializer):
         ]
         extra_kwargs = {"unit": {"help_text": gettext_lazy('"points" or an ISO 4217 code.')}}
 
-    def get_fields(self):
-        fields = super().get_fields()
-        # "from" is a Python keyword: the two people are declared here, not as attributes.
-        fields["from"] = ClubPlayerField(
-            source="payer", help_text=gettext_lazy("The id of the player who paid.")
-        )
-        fields["to"] = ClubPlayerField(
-            source="payee", help_text=gettext_lazy("The id of the player who was paid.")
-        )
-        return {name: fields[name] for name in self.Meta.fields}
-
     def to_representation(self, payment):
         data = super().to_representation(payment)
         data["amount"] = amount_json(payment.amount_minor, payment.unit)
         return data
+
+
+# "from" is a Python keyword: the two people are declared here rather than as attributes.
+PaymentSerializer._declared_fields["from"] = ClubPlayerField(
+    source="payer", help_text=gettext_lazy("The id of the player who paid.")
+)
+PaymentSerializer._declared_fields["to"] = ClubPlayerField(
+    source="payee", help_text=gettext_lazy("The id of the player who was paid.")
+)
 
 
 class PaymentFilter(filters.FilterSet):

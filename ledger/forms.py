@@ -19,10 +19,12 @@ class PaymentForm(forms.Form):
     def __init__(self, *args, club: Club, own_player=None, any_payer: bool, units, **kwargs):
         super().__init__(*args, **kwargs)
         players = club.players.active()
-        self.fields["payer"].queryset = (
-            players if any_payer or own_player is None else players.filter(pk=own_player.pk)
-        )
+        self.fields["payer"].queryset = players
         self.fields["payee"].queryset = players
+        if not any_payer:
+            # A member is offered only themself; anyone else is refused by the service (403).
+            mine = [own_player] if own_player is not None else []
+            self.fields["payer"].choices = [(p.pk, p.display_name) for p in mine]
         self.fields["unit"].choices = [(u, unit_label(u)) for u in units]
         if own_player is not None:
             self.fields["payer"].initial = own_player.pk
