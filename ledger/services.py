@@ -263,8 +263,10 @@ def reverse_transaction(
         if original.kind != Kind.POSTING:
             raise ValidationError(
                 {
-                    "transaction": _("Only a posting can be reversed, not a %(kind)s.")
-                    % {"kind": original.get_kind_display().lower()}
+                    "transaction": _(
+                        "Only a posting can be reversed (a payment is undone by a payment "
+                        "the other way)."
+                    )
                 }
             )
         already = Transaction.objects.filter(reverses=original).first()
