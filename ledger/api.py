@@ -24,7 +24,12 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import exceptions, mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -43,6 +48,13 @@ def amount_json(minor: int, unit: str):
     return str(amount) if unit != POINTS else amount
 
 
+@extend_schema_field(
+    {
+        "oneOf": [{"type": "string", "example": "12.50"}, {"type": "number"}],
+        "description": "Money with at most two decimals (a string keeps it exact), "
+        "points a whole number.",
+    }
+)
 class AmountField(serializers.Field):
     """An amount as a string or a JSON number; its unit decides what is allowed
     (``ledger.amounts.to_minor``, in the service)."""

@@ -537,10 +537,15 @@ def balance_minors(*, club: Club, unit: str, scope: str | None = None) -> dict[i
 
 def balances(*, club: Club, unit: str, scope: str | None = None) -> list[Balance]:
     """Everyone with an entry in ``unit`` (and ``scope``; the whole club without one), the
-    largest credit first."""
+    largest credit first; merged guests only while they have a balance (never, after a merge
+    carried it over)."""
     minors = balance_minors(club=club, unit=unit, scope=scope)
     players = _players(club, minors)
-    found = [Balance(players[pk], unit, minor) for pk, minor in minors.items()]
+    found = [
+        Balance(players[pk], unit, minor)
+        for pk, minor in minors.items()
+        if minor or players[pk].merged_into_id is None  # a merged guest, carried over: gone
+    ]
     return sorted(found, key=lambda b: (-b.minor, b.player.display_name.lower(), b.player.pk))
 
 

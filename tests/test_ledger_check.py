@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from ledger import services
+from ledger import check, services
 from ledger.models import CheckRun, Entry, Erasure, Transaction
 from ledger.tasks import check_ledger
 from tests.ledger_helpers import players_of, triggers_off
@@ -45,8 +45,8 @@ def test_a_consistent_ledger_passes_and_the_health_page_says_so(ledger, client):
     out, _ = run()
     assert "consistent (4 transactions, 1 payments, 8 entries" in out
     assert CheckRun.objects.get().ok
-    check = client.get("/health/").json()["checks"]["ledger"]
-    assert check["status"] == "ok" and check["detail"].startswith("consistent at")
+    shown = client.get("/health/").json()["checks"]["ledger"]
+    assert shown["status"] == "ok" and shown["detail"].startswith("consistent at")
 
 
 def test_the_health_page_says_when_the_ledger_was_never_checked(db, client):
@@ -80,24 +80,18 @@ def test_a_missing_entry_a_stray_player_and_a_lying_payment_are_found(people, le
         Entry.objects.filter(transaction__key="h2", player=p["pino"]).delete()
         Entry.objects.filter(transaction=payment_tx, player=p["ada"]).update(player=p["sam"])
         Entry.objects.filter(transaction=ledger, player=p["mia"]).update(player=stranger)
-    problems = "\n".join(check_run_problems())
+    problems = "\n".join(check.run().problems)
     assert "transaction h2: 1 of 2 entries" in problems
     assert f"transaction h1: player {stranger.pk} is not of the transaction's club" in problems
     assert "does not match its transaction" in problems
 
 
-def check_run_problems() -> list[str]:
-    from ledger import check
-
-    return check.run().problems
-
-
 def test_missing_triggers_and_an_open_erasure_are_found(ledger):
     with triggers_off():
-        problems = check_run_problems()
+        problems = check.run().problems
     assert any("append-only trigger" in problem and "missing" in problem for problem in problems)
     Erasure.objects.create(club_id=0, club_name="Circolo Fantasma")
-    assert any("erasure of Circolo Fantasma" in p for p in check_run_problems())
+    assert any("erasure of Circolo Fantasma" in p for p in check.run().problems)
 
 
 def test_the_periodic_task_records_its_result_and_is_safe_twice(ledger):
@@ -108,8 +102,6 @@ def test_the_periodic_task_records_its_result_and_is_safe_twice(ledger):
 
 
 def test_only_the_latest_runs_are_kept(db):
-    from ledger import check
-
     for _ in range(check.KEEP_RUNS + 5):
         check.record(check.Result())
     assert CheckRun.objects.count() == check.KEEP_RUNS
