@@ -21,7 +21,9 @@ Posting (the Singapore feature posts each hand; the ledger knows no games)::
 Payments: :func:`record_payment` (the payer themself, a scorer or an admin) creates a
 pending payment with no effect on balances; :func:`confirm_payment` (the payee or an admin,
 never the payer unless an admin) posts it: the payer's balance goes up by the amount, the
-payee's down. :func:`cancel_payment` withdraws a pending one.
+payee's down. :func:`cancel_payment` withdraws a pending one. Payments are club-wide (no
+scope): a session's balances show what the session produced, the club's what is still owed.
+A merged guest's pending payments are cancelled (``Payment.player_merge``).
 
 Reading: :func:`balances`, :func:`net_debts` (who owes whom, pair by pair),
 :func:`settle_up_plan` (the fewest payments that clear every balance, ``ledger.settle``),
