@@ -27,6 +27,9 @@ def triggers_off():
             for name in SQLITE_TRIGGERS:
                 cursor.execute(f"DROP TRIGGER IF EXISTS {name}")
         else:
+            # Pending deferred checks first: PostgreSQL alters no table with events queued.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
             cursor.execute("ALTER TABLE ledger_entry DISABLE TRIGGER USER")
             cursor.execute("ALTER TABLE ledger_transaction DISABLE TRIGGER USER")
     try:
@@ -44,6 +47,8 @@ def triggers_off():
 
                 install_sqlite(None, Editor(connection))
             else:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the foreign keys' checks
+                cursor.execute("SET CONSTRAINTS ALL DEFERRED")
                 cursor.execute("ALTER TABLE ledger_entry ENABLE TRIGGER USER")
                 cursor.execute("ALTER TABLE ledger_transaction ENABLE TRIGGER USER")
 
