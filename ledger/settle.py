@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 # Exact minimum for up to this many people (after exact pairs are paid): 2^n bits per
-# bitset, 2^22 bits = 512 KiB: a fifth of a second at worst (benchmarks/settle_up_bench.py).
+# bitset, 2^22 bits = 512 KiB: well under a second at worst (benchmarks/settle_up_bench.py).
 EXACT_LIMIT = 22
 
 
