@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "pgtrigger",
     "circolo",
     "clubs",
     "matches",
@@ -91,6 +92,7 @@ CLUB_PAGE_SECTIONS = [
 CLUB_TABS = [
     "clubs.club_page.overview_tab",
     "clubs.club_page.members_tab",
+    "ledger.club_page.ledger_tab",
     "clubs.club_page.settings_tab",
 ]
 
@@ -131,6 +133,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE = {
     "housekeeping": {"task": "circolo.housekeeping", "schedule": 24 * 60 * 60},
+    # Recompute every balance from the entries; /health/ shows the last result.
+    "ledger-check": {"task": "ledger.check", "schedule": 60 * 60},
 }
 CELERY_TIMEZONE = "Europe/Rome"
 

@@ -9,6 +9,7 @@ from circolo.health import health
 from clubs import api as clubs_api
 from clubs import views as clubs_views
 from clubs.forms import LoginForm
+from ledger import api as ledger_api
 
 router = DefaultRouter()
 router.register("clubs", clubs_api.ClubViewSet, basename="club")
@@ -16,12 +17,18 @@ router.register("players", clubs_api.PlayerViewSet, basename="player")
 router.register("memberships", clubs_api.MembershipViewSet, basename="membership")
 router.register("seasons", clubs_api.SeasonViewSet, basename="season")
 router.register("invitations", clubs_api.InvitationViewSet, basename="invitation")
+router.register("ledger/balances", ledger_api.BalanceViewSet, basename="ledger-balance")
+router.register("ledger/settle-up", ledger_api.SettleUpViewSet, basename="ledger-settle-up")
+router.register("ledger/debts", ledger_api.DebtViewSet, basename="ledger-debt")
+router.register("ledger/payments", ledger_api.PaymentViewSet, basename="ledger-payment")
+router.register("ledger/statements", ledger_api.StatementViewSet, basename="ledger-statement")
 
 urlpatterns = [
     path("", clubs_views.home, name="home"),
     path("", include("clubs.urls")),
     # Django's login page, whose form also explains an account waiting for its confirmation.
     path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
+    path("", include("ledger.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
