@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from clubs.errors import Conflict
-from clubs.merge_policy import Move
+from clubs.merge_policy import Carry, Move
 from clubs.models import Club, ClubOwnedQuerySet, HouseRuleSet, Player, Role, Season
 from matches.models.outcomes import CheckedOutcome, OutcomeSubject
 from matches.sputo import bracket
@@ -316,8 +316,11 @@ class TournamentMatch(OutcomeSubject):
 
     correct_role = Role.ADMIN
 
+    # The three seats move together, in one statement, so that the winner is always one
+    # of the players (a constraint); then the ratings are recomputed.
     player_merge = {
-        name: Move(recompute=(RATINGS_TASK,)) for name in ("player_a", "player_b", "winner")
+        name: Carry(carry_over="matches.sputo.services.carry_match_seats")
+        for name in ("player_a", "player_b", "winner")
     }
 
     objects = ClubOwnedQuerySet.as_manager()

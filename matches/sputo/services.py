@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -530,6 +531,29 @@ def apply_result(match: TournamentMatch, payload: dict | None, *, by, previous=N
         )
     _queue_ratings(match.club_id)
     return plan
+
+
+def carry_match_seats(*, source: Player, target: Player) -> None:
+    """A guest merge: ``source``'s seats in the bracket become ``target``'s, the three
+    columns in one statement (the winner stays one of the players); the ratings follow."""
+    seats = ("player_a", "player_b", "winner")
+    rows = TournamentMatch.objects.filter(
+        Q(player_a=source) | Q(player_b=source) | Q(winner=source)
+    )
+    moved = rows.update(
+        **{
+            name: Case(
+                When(**{name: source}, then=Value(target.pk)),
+                default=F(name),
+                output_field=TournamentMatch._meta.get_field(name).target_field,
+            )
+            for name in seats
+        }
+    )
+    if moved:
+        from matches.sputo.tasks import update_sputo_ratings
+
+        update_sputo_ratings.delay_on_commit(club_id=target.club_id, player_ids=[target.pk])
 
 
 def _queue_ratings(club_id: int) -> None:
