@@ -84,6 +84,7 @@ def bracket_of(tournament: Tournament) -> Bracket:
         m.open_outcome = outcome
         m.seed_a = seeds.get(m.player_a_id)
         m.seed_b = seeds.get(m.player_b_id)
+        m.seated = [(m.player_a, m.seed_a), (m.player_b, m.seed_b)]
     result = Bracket(tournament=tournament, open=opened, seeds=seeds)
     for n in range(1, tournament.rounds + 1):
         in_round = [m for m in matches if m.round == n and m.kind == bracket.MAIN]

@@ -1,0 +1,44 @@
+"""Sputo on the club page: a section (my next match, the running and coming tournaments)
+and a tab (every tournament). Functions ``(request, access) -> dict | None`` for the club
+page's sections protocol (``CLUB_PAGE_SECTIONS`` / ``CLUB_TABS`` in the settings)."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from matches.models.sputo import TournamentStatus
+from matches.sputo import reads
+
+
+def club_section(request, access) -> dict | None:
+    club = access.club
+    tournaments = list(
+        club.tournaments.filter(
+            status__in=[
+                TournamentStatus.REGISTRATION,
+                TournamentStatus.CHECK_IN,
+                TournamentStatus.RUNNING,
+            ]
+        ).order_by("starts_at")[:5]
+    )
+    next_matches = list(reads.next_matches(request.user, club=club)[:3])
+    if not tournaments and not next_matches and not club.tournaments.exists():
+        return None
+    return {
+        "title": _("Sputo tournaments"),
+        "template": "matches/sputo/_club_section.html",
+        "context": {
+            "club": club,
+            "tournaments": tournaments,
+            "next_matches": next_matches,
+            "url": reverse("sputo:tournaments", args=[club.slug]),
+        },
+    }
+
+
+def club_tab(request, access) -> dict | None:
+    return {
+        "title": _("Tournaments"),
+        "url": reverse("sputo:tournaments", args=[access.club.slug]),
+    }
