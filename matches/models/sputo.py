@@ -384,10 +384,6 @@ class TournamentMatch(OutcomeSubject):
         return self.tournament.house_rules
 
     @property
-    def played_at(self):
-        return timezone.now()
-
-    @property
     def season(self):
         return self.tournament.season
 
@@ -407,7 +403,7 @@ class TournamentMatch(OutcomeSubject):
     def outcome_applied(self, outcome, *, previous, by) -> None:
         from matches.sputo.services import apply_result
 
-        apply_result(self, outcome.payload, by=by, previous=previous)
+        apply_result(self, outcome.payload, by=by, previous=previous, at=outcome.confirmed_at)
 
     def outcome_withdrawn(self, outcome, *, by) -> None:
         from matches.sputo.services import apply_result

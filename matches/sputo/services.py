@@ -463,12 +463,14 @@ def preview_result(match: TournamentMatch, payload: dict | None) -> dict:
     return _plan(match, payload).as_dict()
 
 
-def apply_result(match: TournamentMatch, payload: dict | None, *, by, previous=None) -> Plan:
+def apply_result(
+    match: TournamentMatch, payload: dict | None, *, by, previous=None, at=None
+) -> Plan:
     """Write a result's plan (called by the result cycle's hooks, under the tournament's
     lock): the match's own result, every seat and flag it moves, open reports of re-seated
     matches set aside, the tournament finished (or running again); then the ratings."""
     plan = _plan(match, payload)
-    now = timezone.now()
+    now = at or timezone.now()
     subject = plan.matches[match.pk]
     after = plan.result["after"]
     subject.result, subject.winner_id = after["result"], after["winner"]
@@ -571,8 +573,8 @@ def _ready(match: TournamentMatch) -> TournamentMatch:
     ).get(pk=match.pk)
 
 
-def report_match(*, match: TournamentMatch, payload: dict, by) -> Outcome:
-    return outcomes.report_outcome(subject=_ready(match), payload=payload, by=by)
+def report_match(*, match: TournamentMatch, payload: dict, by, at=None) -> Outcome:
+    return outcomes.report_outcome(subject=_ready(match), payload=payload, by=by, at=at)
 
 
 def confirm_match(*, match: TournamentMatch, by) -> Outcome:
