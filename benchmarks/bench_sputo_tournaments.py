@@ -6,7 +6,8 @@ splits bulk writes into batches of 999 parameters, so the draw's queries grow th
 a few dozen entrants), or PostgreSQL with DATABASE_URL (one statement per bulk write):
 
     .venv/bin/python benchmarks/bench_sputo_tournaments.py
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/circolo_bench .venv/bin/python benchmarks/bench_sputo_tournaments.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/circolo_bench \
+        .venv/bin/python benchmarks/bench_sputo_tournaments.py
 """
 
 from __future__ import annotations

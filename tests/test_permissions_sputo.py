@@ -26,59 +26,62 @@ MEMBER, SCORER, ADMIN = Role.MEMBER, Role.SCORER, Role.ADMIN
 def extend_world(world):
     """Per club: a tournament in registration (guests entered), one in check-in (mia
     entered), and running ones whose matches are ready, reported, disputed, decided."""
+    for c in world["clubs"].values():
+        _extend_club(c, world["admin"], world["member"], world["bea"])
+
+
+def _extend_club(c, ada, mia, bea):
     from django.utils import timezone
 
-    ada, mia, bea = world["admin"], world["member"], world["bea"]
-    for c in world["clubs"].values():
-        club = c.club
-        mia_p, bea_p = c.player_of(mia), c.player_of(bea)
+    club = c.club
+    mia_p, bea_p = c.player_of(mia), c.player_of(bea)
 
-        def tournament(name, players, status="registration"):
-            t = services.create_tournament(
-                club=club, by=ada, name=name, starts_at=timezone.now(), seeding="manual"
-            )
-            services.update_tournament(tournament=t, by=ada, status="registration")
-            entrants = [services.add_entrant(tournament=t, player=p, by=ada) for p in players]
-            if status == "check_in":
-                services.update_tournament(tournament=t, by=ada, status="check_in")
-            return t, entrants
-
-        reg, (guest_entry, _spare) = tournament("Iscrizioni", [c.guest, c.spare])
-        checkin, _ = tournament("Appello", [mia_p, c.guest], status="check_in")
-
-        def final(name, step=None):
-            t, _ = tournament(name, [mia_p, bea_p])
-            services.draw_tournament(tournament=t, by=ada)
-            m = t.matches.get()
-            payload = {"games": [{"winner": mia_p.pk, "cards_left": 3}]}
-            if step in ("reported", "disputed"):
-                services.report_match(match=m, payload=payload, by=bea)
-            if step == "disputed":
-                services.dispute_match(match=m, by=mia, reason="Non è così")
-            if step == "mine":
-                services.report_match(match=m, payload=payload, by=mia)
-            if step == "decided":
-                services.report_match(match=m, payload=payload, by=ada)
-            return t, m
-
-        running, ready = final("In corso")
-        _t, reported = final("Riportata", "reported")
-        _t, disputed = final("Contestata", "disputed")
-        _t, mine = final("Mia", "mine")
-        _t, decided = final("Decisa", "decided")
-        c.extra.update(
-            reg=reg,
-            checkin=checkin,
-            running=running,
-            ready=ready,
-            reported=reported,
-            disputed=disputed,
-            mine=mine,
-            decided=decided,
-            guest_entry=guest_entry,
-            mia_player=mia_p,
-            feed=CalendarFeed.objects.get_or_create(user=mia)[0].token,
+    def tournament(name, players, status="registration"):
+        t = services.create_tournament(
+            club=club, by=ada, name=name, starts_at=timezone.now(), seeding="manual"
         )
+        services.update_tournament(tournament=t, by=ada, status="registration")
+        entrants = [services.add_entrant(tournament=t, player=p, by=ada) for p in players]
+        if status == "check_in":
+            services.update_tournament(tournament=t, by=ada, status="check_in")
+        return t, entrants
+
+    reg, (guest_entry, _spare) = tournament("Iscrizioni", [c.guest, c.spare])
+    checkin, _ = tournament("Appello", [mia_p, c.guest], status="check_in")
+
+    def final(name, step=None):
+        t, _ = tournament(name, [mia_p, bea_p])
+        services.draw_tournament(tournament=t, by=ada)
+        m = t.matches.get()
+        payload = {"games": [{"winner": mia_p.pk, "cards_left": 3}]}
+        if step in ("reported", "disputed"):
+            services.report_match(match=m, payload=payload, by=bea)
+        if step == "disputed":
+            services.dispute_match(match=m, by=mia, reason="Non è così")
+        if step == "mine":
+            services.report_match(match=m, payload=payload, by=mia)
+        if step == "decided":
+            services.report_match(match=m, payload=payload, by=ada)
+        return t, m
+
+    running, ready = final("In corso")
+    _t, reported = final("Riportata", "reported")
+    _t, disputed = final("Contestata", "disputed")
+    _t, mine = final("Mia", "mine")
+    _t, decided = final("Decisa", "decided")
+    c.extra.update(
+        reg=reg,
+        checkin=checkin,
+        running=running,
+        ready=ready,
+        reported=reported,
+        disputed=disputed,
+        mine=mine,
+        decided=decided,
+        guest_entry=guest_entry,
+        mia_player=mia_p,
+        feed=CalendarFeed.objects.get_or_create(user=mia)[0].token,
+    )
 
 
 def mia(c):
