@@ -20,7 +20,10 @@ class TournamentForm(forms.ModelForm):
         label=gettext_lazy("Suit match (experts: a card also goes on a centre card of its suit)"),
         required=False,
     )
-    splash = forms.BooleanField(label=gettext_lazy("Splash"), required=False)
+    splash = forms.BooleanField(
+        label=gettext_lazy("Splash (two matching centre cards: calling it blocks the opponent)"),
+        required=False,
+    )
     final_best_of = forms.TypedChoiceField(
         label=gettext_lazy("The final"),
         choices=[("", gettext_lazy("As the other matches")), *BEST_OF],

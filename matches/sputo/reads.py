@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from clubs.models import Player
 from matches.models import Outcome, OutcomeStatus
@@ -24,6 +25,46 @@ class Status:
     DECIDED = "decided"
     BYE = "bye"
     NEEDS_ADMIN = "needs_admin"  # played with a player a correction moved away
+
+
+STATUS_LABELS = {
+    Status.WAITING: gettext_lazy("Waiting for its players"),
+    Status.READY: gettext_lazy("To be played"),
+    Status.REPORTED: gettext_lazy("Waiting for confirmation"),
+    Status.DISPUTED: gettext_lazy("Disputed"),
+    Status.DECIDED: gettext_lazy("Decided"),
+    Status.BYE: gettext_lazy("Bye"),
+    Status.NEEDS_ADMIN: gettext_lazy("Needs an admin"),
+}
+
+ACTION_LABELS = {
+    "report": gettext_lazy("Result reported"),
+    "confirm": gettext_lazy("Confirmed"),
+    "dispute": gettext_lazy("Disputed"),
+    "decide": gettext_lazy("Dispute decided"),
+    "withdraw": gettext_lazy("Report withdrawn"),
+    "correct": gettext_lazy("Corrected"),
+    "void": gettext_lazy("Voided"),
+    "bracket": gettext_lazy("Bracket updated"),
+    "moved": gettext_lazy("Players changed by a correction"),
+    "set_aside": gettext_lazy("Report set aside by a correction"),
+    "reseat": gettext_lazy("Players put right by an admin"),
+}
+
+
+def history(match: TournamentMatch) -> list[dict]:
+    """The match's audit trail, in words."""
+    statuses = dict(OutcomeStatus.choices)
+    return [
+        {
+            "at": e.at,
+            "what": ACTION_LABELS.get(e.action, e.action),
+            "status": statuses.get(e.to_status, ""),
+            "by": e.by.get_username() if e.by else "",
+            "note": e.note,
+        }
+        for e in match.audit_entries.select_related("by").order_by("at", "pk")
+    ]
 
 
 def match_status(match: TournamentMatch, open_status: str | None) -> str:

@@ -249,6 +249,13 @@ def _match(access, tournament_id, match_id) -> TournamentMatch:
     )
 
 
+def _name_of(match, player_id) -> str:
+    for player in match.players():
+        if player.pk == player_id:
+            return player.display_name
+    return "—"
+
+
 def _match_context(request, access, match, **extra):
     opened = reads.open_outcomes([match.pk]).get(match.pk)
     match.open_outcome = opened
@@ -269,7 +276,9 @@ def _match_context(request, access, match, **extra):
         and opened.status == "reported"
         and opened.reported_by_id != request.user.pk
         and (plays or access.is_scorer),
-        "audit": match.audit_entries.select_related("by").order_by("at", "pk"),
+        "audit": reads.history(match),
+        "status_label": reads.STATUS_LABELS.get(match.status, match.status),
+        "pending_winner": _name_of(match, opened.payload.get("winner")) if opened else None,
     }
     if ready and not match.result and opened is None and (plays or access.is_scorer):
         context["form"] = ResultForm(match=match)
