@@ -229,3 +229,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"axes": {"level": "WARNING"}},
 }
+
+# --- What each game shows on the club's boards (matches/boards.py).
+LEADERBOARDS = {"sputo": "matches.sputo.boards.leaderboard"}

@@ -167,3 +167,16 @@ def test_a_guest_merged_into_a_member_takes_their_place_in_the_history(
     assert PlayerRating.objects.filter(player=newcomer, game="sputo").exists()
     call_command("sputo_ratings", "--club", club.slug, verbosity=0)
     assert rows(club) == merged
+
+
+def test_the_leaderboard_reads_the_ratings(people, club):
+    from matches.sputo.boards import leaderboard
+
+    assert leaderboard(club) is None
+    players = make_members(club, 4)
+    play_season(club, people["admin"], players)
+    update_sputo_ratings(club_id=club.pk)
+    board = leaderboard(club)
+    assert len(board.rows) == 4
+    best = board.sorted_rows()[0]
+    assert best["rating"] == max(r["rating"] for r in board.rows)
