@@ -59,7 +59,7 @@ def history(match: TournamentMatch) -> list[dict]:
         {
             "at": e.at,
             "what": ACTION_LABELS.get(e.action, e.action),
-            "status": statuses.get(e.to_status, ""),
+            "status": "" if e.action == "correct" else statuses.get(e.to_status, ""),
             "by": e.by.get_username() if e.by else "",
             "note": e.note,
         }
