@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "pgtrigger",
+    "django_htmx",
     "circolo",
     "clubs",
     "matches",
@@ -53,6 +54,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lockout into its response.
     "axes.middleware.AxesMiddleware",
@@ -83,7 +85,7 @@ TEMPLATES = [
 # protocol in clubs/club_page.py). Each game feature adds its own; a placeholder stands in
 # for a section until its feature replaces it.
 CLUB_PAGE_SECTIONS = [
-    "clubs.club_page.next_tournament",  # Sputo tournaments
+    "matches.sputo.sections.club_section",
     "clubs.club_page.running_tables",  # Singapore tables and the ledger
     "matches.club_sections.recent_games",
     "clubs.club_page.leaderboards",  # Spazz'u'mazz and the leaderboards
@@ -92,6 +94,7 @@ CLUB_PAGE_SECTIONS = [
 CLUB_TABS = [
     "clubs.club_page.overview_tab",
     "clubs.club_page.members_tab",
+    "matches.sputo.sections.club_tab",
     "ledger.club_page.ledger_tab",
     "clubs.club_page.settings_tab",
 ]
@@ -247,3 +250,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"axes": {"level": "WARNING"}},
 }
+
+# --- What each game shows on the club's boards (matches/boards.py).
+LEADERBOARDS = {"sputo": "matches.sputo.boards.leaderboard"}

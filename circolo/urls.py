@@ -10,6 +10,7 @@ from clubs import api as clubs_api
 from clubs import views as clubs_views
 from clubs.forms import LoginForm
 from ledger import api as ledger_api
+from matches.sputo import api as sputo_api
 
 router = DefaultRouter()
 router.register("clubs", clubs_api.ClubViewSet, basename="club")
@@ -22,6 +23,7 @@ router.register("ledger/settle-up", ledger_api.SettleUpViewSet, basename="ledger
 router.register("ledger/debts", ledger_api.DebtViewSet, basename="ledger-debt")
 router.register("ledger/payments", ledger_api.PaymentViewSet, basename="ledger-payment")
 router.register("ledger/statements", ledger_api.StatementViewSet, basename="ledger-statement")
+sputo_api.register(router)
 
 urlpatterns = [
     path("", clubs_views.home, name="home"),
@@ -29,6 +31,7 @@ urlpatterns = [
     # Django's login page, whose form also explains an account waiting for its confirmation.
     path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("", include("ledger.urls")),
+    path("", include("matches.sputo.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -10,9 +10,12 @@ from matches.models.outcomes import AuditEntry, Outcome, OutcomeStatus, OutcomeS
 from matches.models.ratings import PlayerRating, RatingChange
 from matches.models.records import GameRecord, GameRecordQuerySet, GameSeat
 from matches.models.spazzumazz import SpazzumazzGame, SpazzumazzPlace
+from matches.models.sputo import CalendarFeed, Entrant, Tournament, TournamentMatch
 
 __all__ = [
     "AuditEntry",
+    "CalendarFeed",
+    "Entrant",
     "GameRecord",
     "GameRecordQuerySet",
     "GameSeat",
@@ -23,4 +26,6 @@ __all__ = [
     "RatingChange",
     "SpazzumazzGame",
     "SpazzumazzPlace",
+    "Tournament",
+    "TournamentMatch",
 ]

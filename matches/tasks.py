@@ -1,0 +1,4 @@
+"""The games' Celery tasks: each game's own module, imported here so that Celery's
+autodiscovery (``<app>.tasks``) registers them."""
+
+from matches.sputo.tasks import update_sputo_ratings  # noqa: F401
