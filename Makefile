@@ -67,4 +67,4 @@ messages: install
 	$(PY) manage.py compilemessages --ignore '.venv/*'
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles .pytest_cache .mypy_cache .ruff_cache

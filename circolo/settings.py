@@ -85,8 +85,17 @@ DATABASES = {
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Concurrent writers (a runserver thread and an in-process task) wait instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Club nights have several phones writing at once. A deferred transaction that reads,
+    # then writes, cannot wait for another writer: SQLite answers "database is locked" at
+    # once. IMMEDIATE takes the write lock when the transaction begins, so writers queue
+    # (up to `timeout` seconds) instead of failing; WAL lets reads go on meanwhile.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: broker, result backend and cache when REDIS_URL is set.
