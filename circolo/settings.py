@@ -83,7 +83,13 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+# Persistent connections: opening a PostgreSQL connection per request (authentication and
+# all) cost the club page two thirds of its throughput. A connection is checked before a
+# request reuses it, and replaced after CONN_MAX_AGE seconds. runserver opens a thread per
+# request and closes its connections with it, so this changes nothing there; with SQLite a
+# connection is a file opened, cheap either way.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=600)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Club nights have several phones writing at once. A deferred transaction that reads,
     # then writes, cannot wait for another writer: SQLite answers "database is locked" at
