@@ -67,7 +67,7 @@ def python_files(floor: str):
     for path in sorted((ROOT / floor).rglob("*.py")):
         parts = path.relative_to(ROOT).with_suffix("").parts
         package = ".".join(parts if parts[-1] == "__init__" else parts[:-1])
-        yield path, package.removesuffix(".__init__")
+        yield path, package
 
 
 @pytest.mark.parametrize("floor", FLOORS)
