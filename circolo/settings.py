@@ -84,10 +84,10 @@ DATABASES = {
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # Persistent connections: opening a PostgreSQL connection per request (authentication and
-# all) cost the club page two thirds of its throughput. A connection is checked before a
-# request reuses it, and replaced after CONN_MAX_AGE seconds. runserver opens a thread per
-# request and closes its connections with it, so this changes nothing there; with SQLite a
-# connection is a file opened, cheap either way.
+# all) cut the club page's throughput by two thirds or more (benchmarks/pages_bench.py).
+# A kept connection is checked before a request reuses it, and replaced after CONN_MAX_AGE
+# seconds. runserver opens a thread per request and closes its connections with it, so this
+# changes nothing there; with SQLite a connection is a file opened, cheap either way.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=600)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
