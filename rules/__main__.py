@@ -11,19 +11,23 @@ Rulings on what RULES.md leaves open:
 * A file that cannot be read exits 2 with a message on standard error; without
   ``--jsonl`` it also prints a ``bad_json`` result, so that standard output is still
   one JSON object.
-* Output is UTF-8 JSON, one object a line.
+* Output is UTF-8 JSON, one object a line (see :mod:`rules.jsonio`).
+* No record stops the output: should checking or printing one ever fail in a way the
+  checker does not foresee (a bug), that record gets a ``bad_record`` result (exit 2)
+  whose message says the checker could not check it, a note goes to standard error, and
+  ``--jsonl`` goes on with the next line. The foreseen causes (numbers too large to
+  print, deep nesting) have their own results and tests.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
-import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
+from rules import jsonio
 from rules.check import check_text
 from rules.errors import MalformedRecordError
 
@@ -41,17 +45,13 @@ mistyped fields). With --jsonl the exit code is the highest of the lines.
 An invalid record prints {"valid": false, "errors": [{"code", "message", "at"}]}.
 """
 
-_NEWLINE = re.compile(rb"\r\n|\r|\n")
+#: Result lines written to standard output at once.
+BATCH = 512
 
 
-def _dump(result: dict[str, object]) -> str:
-    text = json.dumps(result, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # A lone surrogate (valid in a JSON string escape) echoed in a message.
-        text = json.dumps(result)
-    return text
+def _unusable(code: str, message: str) -> dict[str, object]:
+    bad = MalformedRecordError(code, message, at=None)
+    return {"valid": False, "errors": [bad.as_dict()]}
 
 
 def _read(path: str) -> bytes:
@@ -61,29 +61,38 @@ def _read(path: str) -> bytes:
         return handle.read()
 
 
-def _decode(data: bytes) -> str | None:
+def result_line(
+    text: str | None, *, where: str = "the record", jsonl: bool = False
+) -> tuple[int, str]:
+    """The exit code and the printed result of one record (``None``: not UTF-8), with
+    ``"exit"`` added for ``--jsonl``. Never raises: see the module's last ruling."""
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
+        if text is None:
+            code, result = 2, _unusable("bad_json", "not JSON: the text is not UTF-8")
+        else:
+            code, result = check_text(text)
+        if jsonl:
+            result["exit"] = code
+        return code, jsonio.dumps(result)
+    except Exception as error:  # a bug: report it on this record and go on
+        note = (
+            f"{type(error).__name__}: {error}"[:200] if _printable(error) else type(error).__name__
+        )
+        print(f"rules check: {where}: internal error, {note}", file=sys.stderr)
+        result = _unusable(
+            "bad_record", f"the checker could not check this record ({type(error).__name__})"
+        )
+        if jsonl:
+            result["exit"] = 2
+        return 2, jsonio.dumps_ascii(result)
 
 
-def _not_utf8() -> tuple[int, dict[str, object]]:
-    bad = MalformedRecordError("bad_json", "not JSON: the text is not UTF-8", at=None)
-    return 2, {"valid": False, "errors": [bad.as_dict()]}
-
-
-def _check_bytes(data: bytes) -> tuple[int, dict[str, object]]:
-    text = _decode(data)
-    return _not_utf8() if text is None else check_text(text)
-
-
-def _records(data: bytes) -> Iterator[bytes]:
-    """The non-blank lines of a JSON Lines input, in order."""
-    for line in _NEWLINE.split(data):
-        text = _decode(line)
-        if text is None or text.strip():
-            yield line
+def _printable(error: BaseException) -> bool:
+    try:
+        str(error)
+    except Exception:
+        return False
+    return True
 
 
 def run_check(path: str, *, jsonl: bool) -> int:
@@ -93,20 +102,27 @@ def run_check(path: str, *, jsonl: bool) -> int:
     except OSError as error:
         print(f"rules check: cannot read {path}: {error}", file=sys.stderr)
         if not jsonl:
-            bad = MalformedRecordError("bad_json", f"cannot read {path}: {error}"[:300], at=None)
-            print(_dump({"valid": False, "errors": [bad.as_dict()]}))
+            print(jsonio.dumps(_unusable("bad_json", f"cannot read {path}: {error}"[:300])))
         return 2
+    out = sys.stdout
     if not jsonl:
-        code, result = _check_bytes(data)
-        print(_dump(result))
+        code, line = result_line(jsonio.decode(data))
+        out.write(line + "\n")
         return code
     worst = 0
-    out = sys.stdout
-    for line in _records(data):
-        code, result = _check_bytes(line)
-        result["exit"] = code
-        out.write(_dump(result) + "\n")
-        worst = max(worst, code)
+    batch: list[str] = []
+    for number, text in enumerate(jsonio.texts(data), 1):
+        code, line = result_line(text, where=f"record {number}", jsonl=True)
+        if code > worst:
+            worst = code
+        batch.append(line)
+        if len(batch) == BATCH:
+            batch.append("")
+            out.write("\n".join(batch))
+            batch = []
+    if batch:
+        batch.append("")
+        out.write("\n".join(batch))
     return worst
 
 

@@ -33,10 +33,17 @@ Rulings where RULES.md leaves room (each also in the report of the change that m
   start, jokers in the places they take; a set lists suits S H D C, jokers last.
 * ``joker_sequence_multipliers``: a 10-card sequence pays x5 without jokers, x4 with one,
   x3 with two; any other closing pays as usual.
-* Stakes: quotas of zero or less are ``bad_stake``; a cover or side bet of a non-integer
-  (``true`` included) is ``bad_record`` (exit 2), and so are names that are not non-empty
-  strings. A cover by the opponent is optional. Balances list the dealer, the opponent,
-  the coverers in their order, then the side bettors in theirs, each once.
+* Stakes: quotas below 1 or above :data:`MAX_QUOTAS` (1,000,000, as RULES.md says) are
+  ``bad_stake``, each reported at its field; a cover or side bet of a non-integer
+  (``true`` and ``2.0`` included) is ``bad_record`` (exit 2), and so are names that are
+  not non-empty strings (empty or only white space). Messages name a quota of more than
+  64 bits as "a very large integer", so no number a record can hold stops the output.
+  A cover by the opponent is optional. Balances list the dealer, the opponent, the
+  coverers in their order, then the side bettors in theirs, each once.
+* Declared melds, in RULES.md's steps: every combination first (one ``bad_meld`` for
+  each bad one, and nothing more); then the ten cards (one ``melds_mismatch``); then the
+  same-suit rule (one ``same_suit_sequences`` for each sequence of a suit already used,
+  ``at`` the later one).
 * Rotation: the loser himself comes back only when no other seat can (two players "simply
   play on"); a winner who is sitting out, a player not seated, or seats with repeats are
   errors (:class:`RotationError`). :func:`is_in_turn` compares the pair, not who deals.
@@ -60,6 +67,7 @@ __all__ = [
     "Arrangement",
     "DEFAULT_RULES",
     "HAND_SIZE",
+    "MAX_QUOTAS",
     "NotClosedError",
     "RotationError",
     "Score",
@@ -79,6 +87,8 @@ __all__ = [
 ]
 
 HAND_SIZE = 10
+#: The most quotas a stake, a cover or a side bet may hold (RULES.md: above is ``bad_stake``).
+MAX_QUOTAS = 1_000_000
 #: RULES.md's defaults for every house rule.
 DEFAULT_RULES = SingaporeRules()
 
@@ -276,29 +286,38 @@ class Stake:
                 f"the winner {describe(self.winner)} is neither the dealer nor the opponent",
                 "stake.winner",
             )
-        if self.dealer_quotas < 1:
-            bad("the dealer must stake at least one quota", "stake.dealer_quotas")
-        for name, quotas in self.covers.items():
-            if quotas < 1:
-                bad(f"{name} covers {quotas} quotas: at least one", f"stake.covers.{name}")
+        quotas_at = [("the dealer's stake", self.dealer_quotas, "stake.dealer_quotas")]
+        quotas_at += [
+            (f"{name}'s cover", quotas, f"stake.covers.{name}")
+            for name, quotas in self.covers.items()
+        ]
+        quotas_at += [
+            (f"side bet {index}", bet.quotas, f"stake.side_bets[{index}]")
+            for index, bet in enumerate(self.side_bets)
+        ]
+        for what, quotas, at in quotas_at:
+            if not 1 <= quotas <= MAX_QUOTAS:
+                bad(
+                    f"{what} must be 1 to {MAX_QUOTAS:,} quotas, not {describe(quotas)}"[:300],
+                    at,
+                )
         if self.dealer in self.covers:
             bad("the dealer cannot cover his own quotas", f"stake.covers.{self.dealer}")
         covered = sum(self.covers.values())
         if covered > self.dealer_quotas:
             bad(
-                f"the covers ({covered}) exceed the dealer's {self.dealer_quotas} quotas",
+                f"the covers ({describe(covered)}) exceed the dealer's "
+                f"{describe(self.dealer_quotas)} quotas",
                 "stake.covers",
             )
         players = (self.dealer, self.opponent)
         for index, bet in enumerate(self.side_bets):
             at = f"stake.side_bets[{index}]"
-            if bet.quotas < 1:
-                bad(f"side bet {index} is for {bet.quotas} quotas: at least one", at)
             if bet.backer_of_winner == bet.backer_of_loser:
-                bad(f"side bet {index} has {bet.backer_of_winner} on both sides", at)
+                bad(f"side bet {index} has {bet.backer_of_winner} on both sides"[:300], at)
             for name in (bet.backer_of_winner, bet.backer_of_loser):
                 if name in players:
-                    bad(f"side bet {index} involves {name}, who plays the hand", at)
+                    bad(f"side bet {index} involves {name}, who plays the hand"[:300], at)
         return errors
 
 
@@ -488,13 +507,17 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
 def _check_declared(
     declared: list[list[Card]], winner: list[Card], best: Arrangement, rules: SingaporeRules
 ) -> Arrangement:
-    """Validate the declared melds; the declared arrangement if it is as good as the best."""
+    """Validate the declared melds in RULES.md's steps, each only once the one before has
+    passed: every combination (``bad_meld``, one error each), then the ten cards
+    (``melds_mismatch``), then the same-suit rule (``same_suit_sequences``). The declared
+    arrangement is the one reported if it is as good as the best."""
     errors: list[RulesError] = []
-    sequence_suits: dict[Suit, int] = {}
+    kinds: list[str | None] = []
     for index, meld in enumerate(declared):
         kind = engine.combination_kind(_codes(meld), rules.joker_limit)
-        text = " ".join(str(card) for card in meld) or "an empty meld"
+        kinds.append(kind)
         if kind is None:
+            text = " ".join(str(card) for card in meld) or "an empty meld"
             errors.append(
                 RuleViolation(
                     "bad_meld",
@@ -503,19 +526,7 @@ def _check_declared(
                     at=f"melds[{index}]",
                 )
             )
-        elif kind == "sequence":
-            suit = next(card.suit for card in meld if card.suit is not None)
-            if suit in sequence_suits:
-                errors.append(
-                    RuleViolation(
-                        "same_suit_sequences",
-                        f"melds[{sequence_suits[suit]}] and melds[{index}] are two sequences"
-                        f" of {suit.name.lower()}",
-                        at=f"melds[{index}]",
-                    )
-                )
-            else:
-                sequence_suits[suit] = index
+    raise_all(errors)
     laid = Counter(code for meld in declared for code in _codes(meld))
     held = Counter(_codes(winner))
     if laid != held:
@@ -526,13 +537,27 @@ def _check_declared(
             parts.append("missing " + " ".join(str(c) for c in sorted(missing.elements())))
         if extra:
             parts.append("not in the hand " + " ".join(str(c) for c in sorted(extra.elements())))
-        errors.append(
-            RuleViolation(
-                "melds_mismatch",
-                "the declared melds do not use exactly the winner's 10 cards: " + "; ".join(parts),
-                at="melds",
-            )
+        raise RuleViolation(
+            "melds_mismatch",
+            "the declared melds do not use exactly the winner's 10 cards: " + "; ".join(parts),
+            at="melds",
         )
+    sequence_suits: dict[Suit, int] = {}
+    for index, (meld, meld_kind) in enumerate(zip(declared, kinds, strict=True)):
+        if meld_kind != "sequence":
+            continue
+        suit = next(card.suit for card in meld if card.suit is not None)
+        if suit in sequence_suits:
+            errors.append(
+                RuleViolation(
+                    "same_suit_sequences",
+                    f"melds[{sequence_suits[suit]}] and melds[{index}] are two sequences"
+                    f" of {suit.name.lower()}",
+                    at=f"melds[{index}]",
+                )
+            )
+        else:
+            sequence_suits[suit] = index
     raise_all(errors)
     melds = tuple(tuple(meld) for meld in declared)
     if len(melds) == best.combinations:

@@ -26,8 +26,11 @@ Rulings on what RULES.md leaves open:
   ``blind_not_allowed``, then ``not_in_hand``. ``after_end`` comes before ``out_of_turn``.
 * Face-up cards alone need both the hand and the stock empty, as the text says.
 * Turn shapes are strict: ``null`` counts as absent; ``pickup`` must be ``true``; ``blind``
-  must be a non-negative integer (a negative index is malformed: exit 2); a turn mixing
-  ``pickup``, ``blind`` and the play lists (even empty ones) is exit 2.
+  must be an integer (``true`` is not); a turn mixing ``pickup``, ``blind`` and the play
+  lists (even empty ones) is exit 2. As RULES.md says, a ``blind`` index outside the
+  player's remaining face-down cards (negative, or past the end, however large) is
+  ``not_in_hand``, and a blind turn before the player may play blind is
+  ``blind_not_allowed`` whatever its index.
 * The player draws before being checked for going out, so nobody is out while the stock
   lasts. A successful blind card is a play (the stock is empty by then anyway).
 * "In a row" counts the cards of the top rank lying consecutively on top of the pile,
@@ -726,12 +729,7 @@ def _read_steps(phase: Phase, raw_turns: list[object], players: frozenset[str]) 
         elif pickup is True and blind is None and play is None and face_up is None:
             append((_PICKUP, player, (), (), 0))
         elif pickup is None and is_int(blind) and play is None and face_up is None:
-            assert isinstance(blind, int)
-            if blind < 0:
-                raise bad_record(
-                    f"turns[{index}].blind must be an index of 0 or more", f"turns[{index}].blind"
-                )
-            append((_BLIND, player, (), (), blind))
+            append((_BLIND, player, (), (), blind))  # type: ignore[arg-type]
         else:
             raise bad_record(
                 f"turns[{index}] must be {{player, play, face_up}}, {{player, pickup: true}} "

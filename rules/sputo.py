@@ -31,10 +31,15 @@ Rulings on what RULES.md leaves open (each covered by a test):
   the events is the order of the list.
 * Structure is checked for every event before any card or rule: an event ``type`` not
   among ``flip play splash restock``, a ``player`` who is not one of ``players``, a
-  ``pile`` that is not an integer from 0 to the layout's pile count - 1, a ``center``
-  other than 0 or 1, or a ``restock`` whose ``stocks`` are not one card list per player,
-  are ``bad_record`` (exit 2). A play from a pile that has been emptied is
-  ``illegal_play``.
+  ``pile`` that is not an integer (``true`` included), a ``center`` other than 0 or 1, or
+  a ``restock`` whose ``stocks`` are not one card list per player, are ``bad_record``
+  (exit 2). A ``pile`` that is an integer but not one of the player's piles (negative, or
+  past the variant's number of piles) is ``illegal_play`` at that event, as RULES.md
+  says, and so is a play from a pile that has been emptied.
+* Within a play the checks run in this order: a restock is due or the game has not
+  started (``illegal_play``), the player is blocked by a splash (``blocked``, whatever
+  the pile), the pile does not exist, is empty, the centre is empty, the card does not
+  fit (each ``illegal_play``).
 * Every event type has its own code when it comes at the wrong moment: a play before
   the first flip, on an empty centre pile, or while a restock is due is
   ``illegal_play``; a splash in those cases ``illegal_splash``; a flip while a restock
@@ -604,12 +609,16 @@ class Game:
             raise _violation("illegal_play", index, "the game starts with a flip")
         if self.blocked[seat]:
             raise _violation("blocked", index, f"{name} may not play until the next flip (splash)")
-        piles = self.piles[seat]
-        if not 0 <= event.pile < len(piles) or event.center not in (0, 1):
+        if event.center not in (0, 1):
             raise bad_record(
-                f"event {index}: {name} has no pile {event.pile} or there is no "
-                f"centre {event.center}",
+                f"event {index}: there is no centre {describe(event.center)}: 0 or 1"[:200], index
+            )
+        piles = self.piles[seat]
+        if not 0 <= event.pile < len(piles):
+            raise _violation(
+                "illegal_play",
                 index,
+                f"{name} has no pile {describe(event.pile)}: his piles are 0 to {len(piles) - 1}",
             )
         pile = piles[event.pile]
         if not pile:
@@ -822,7 +831,6 @@ def events_from_json(value: object, players: Sequence[str], variant: Variant) ->
     """The events of a record's ``events``: every event's structure is checked first
     (``bad_record``), then the restocks' cards (every ``unknown_card`` together)."""
     raw = expect(value, list, "events")
-    pile_count = len(variant.layout)
     events: list[Event] = []
     restocks: list[tuple[int, dict[str, object]]] = []
     for index, event in enumerate(raw):
@@ -834,9 +842,10 @@ def events_from_json(value: object, players: Sequence[str], variant: Variant) ->
         if kind == "play":
             pile = event.get("pile")
             center = event.get("center")
-            if not is_int(pile) or not 0 <= pile < pile_count:  # type: ignore[operator]
-                wanted = f"a pile index from 0 to {pile_count - 1}"
-                raise bad_record(f"{at}.pile must be {wanted}, not {describe(pile)}", f"{at}.pile")
+            if not is_int(pile):
+                raise bad_record(
+                    f"{at}.pile must be an integer, not {describe(pile)}"[:200], f"{at}.pile"
+                )
             if not is_int(center) or center not in (0, 1):
                 raise bad_record(
                     f"{at}.center must be 0 or 1, not {describe(center)}"[:200], f"{at}.center"

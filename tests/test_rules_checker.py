@@ -28,7 +28,7 @@ import rules
 import rules.check
 import rules.errors
 import rules.records
-from rules.__main__ import main
+from rules.__main__ import main, result_line
 from rules.cards import decks, format_cards
 from rules.check import check_record, check_text
 from rules.errors import MalformedRecordError, RuleViolation
@@ -558,6 +558,247 @@ def test_the_general_details_of_the_records_hold_in_every_game(
         assert set(error_codes(result)) == codes
 
 
+# --- RULES.md, "Details of the records": the rulings of issue 6, one table each --------------
+
+_SPUTO_PLAY = next(i for i, e in enumerate(_SPUTO_LOG["events"]) if e["type"] == "play")  # type: ignore[union-attr, index]
+
+# A field given as null is the same as the field left out, for every optional field.
+NULL_IS_ABSENT = [
+    (_SINGAPORE, ["melds"]),
+    (_SINGAPORE, ["stake"]),
+    (_SINGAPORE, ["house_rules"]),
+    (_STAKE, ["melds"]),
+    (_STAKE, ["stake", "covers"]),
+    (_STAKE, ["stake", "side_bets"]),
+    (_SPUTO, ["options"]),
+    (_SPUTO, ["house_rules"]),
+    (_SPUTO, ["deal"]),
+    (_SPUTO, ["events"]),
+    (_SPUTO_LOG, ["winner"]),
+    (_SPUTO_LOG, ["loser_cards_left"]),
+    (_SPUTO_LOG, ["options"]),
+    (_SPUTO_LOG, ["events", 0, "t"]),
+    (_SPUTO_LOG, ["events", _SPUTO_PLAY, "t"]),
+    (_SPAZZ, ["house_rules"]),
+    (_SPAZZ, ["deal"]),
+    (_SPAZZ, ["stock"]),
+    (_SPAZZ, ["turns"]),
+    (_SPAZZ_LOG, ["finish_order"]),
+    (_SPAZZ_LOG, ["house_rules"]),
+    (_SPAZZ_LOG, ["turns", 0, "face_up"]),
+    (_SPAZZ_LOG, ["turns", 0, "pickup"]),
+    (_SPAZZ_LOG, ["turns", 0, "blind"]),
+    (_SPAZZ_LOG, ["turns", 2, "play"]),
+    (_SPAZZ_LOG, ["turns", 2, "blind"]),
+    (_SPAZZ_LOG, ["turns", 3, "pickup"]),
+    (_SPAZZ_LOG, ["turns", 4, "pickup"]),
+]
+
+
+def _drop(base: dict[str, object], path: list[str | int]) -> dict[str, object]:
+    record = copy.deepcopy(base)
+    container: Any = record
+    for step in path[:-1]:
+        container = container[step]
+    container.pop(path[-1], None)
+    return record
+
+
+@pytest.mark.parametrize(
+    ("base", "path"),
+    NULL_IS_ABSENT,
+    ids=[f"{base['game']} {'.'.join(map(str, path))}" for base, path in NULL_IS_ABSENT],
+)
+def test_a_null_optional_field_is_the_same_as_a_missing_one(
+    base: dict[str, object], path: list[str | int]
+) -> None:
+    assert checked(_with(base, path, None)) == checked(_drop(base, path))
+
+
+# The entries of house_rules and of a Sputo options object are values: null is a bad value,
+# except Singapore's cap, where it means no cap.
+NULL_VALUES = [
+    ("a null joker_limit", _with(_SINGAPORE, ["house_rules"], {"joker_limit": None}), 2),
+    ("a null rounding", _with(_SINGAPORE, ["house_rules"], {"rounding": None}), 2),
+    ("a null cap is no cap", _with(_SINGAPORE, ["house_rules"], {"cap": None}), 0),
+    ("a null idiot_min_games", _with(_SPAZZ, ["house_rules"], {"idiot_min_games": None}), 2),
+    ("a null option", _with(_SPUTO, ["options"], {"splash": None}), 2),
+    ("a null option name", _with(_SPUTO, ["options"], [None]), 2),
+]
+
+
+@pytest.mark.parametrize(
+    ("record", "exit_code"), [pytest.param(*case[1:], id=case[0]) for case in NULL_VALUES]
+)
+def test_null_in_house_rules_or_options_is_a_bad_value_but_for_the_cap(
+    record: dict[str, object], exit_code: int
+) -> None:
+    assert checked(record)[0] == exit_code
+
+
+_SIDE_BET = {"backer_of_winner": "Elena", "backer_of_loser": "Franco", "quotas": 1}
+# Names are non-empty strings: empty or only white space is bad_record at that field.
+BAD_NAMES = [
+    (_with(_SPUTO, ["players"], ["Anna", " "]), "players[1]"),
+    (_with(_SPUTO, ["players"], ["\t\n", "Bruno"]), "players[0]"),
+    (_with(_SPAZZ, ["players", 2], "\u3000"), "players[2]"),
+    (_with(_STAKE, ["stake", "dealer"], ""), "stake.dealer"),
+    (_with(_STAKE, ["stake", "opponent"], "  "), "stake.opponent"),
+    (_with(_STAKE, ["stake", "winner"], ""), "stake.winner"),
+    (_with(_STAKE, ["stake", "covers"], {" ": 1}), "stake.covers. "),
+    (_with(_STAKE, ["stake", "side_bets", 0, "backer_of_winner"], ""), None),
+    (_with(_STAKE, ["stake", "side_bets", 0, "backer_of_loser"], " "), None),
+]
+
+
+@pytest.mark.parametrize(("record", "at"), BAD_NAMES, ids=[str(at) for _, at in BAD_NAMES])
+def test_an_empty_or_blank_name_is_bad_record_at_its_field(
+    record: dict[str, object], at: str | None
+) -> None:
+    exit_code, result = checked(record)
+    assert (exit_code, error_codes(result)) == (2, ["bad_record"])
+    if at is not None:
+        assert result["errors"][0]["at"] == at  # type: ignore[index]
+    else:
+        assert str(result["errors"][0]["at"]).startswith("stake.side_bets[0].")  # type: ignore[index]
+
+
+# Quotas above 1,000,000 are bad_stake, at every place a stake holds quotas.
+_BIG_STAKE = {
+    "dealer": "Anna",
+    "opponent": "Bruno",
+    "dealer_quotas": 1_000_000,
+    "winner": "Anna",
+    "covers": {"Bruno": 400_000, "Carla": 600_000},
+    "side_bets": [{**_SIDE_BET, "quotas": 1_000_000}],
+}
+QUOTAS = [
+    ("the most quotas", _BIG_STAKE, 0),
+    ("a dealer above", {**_BIG_STAKE, "dealer_quotas": 1_000_001}, 1),
+    ("a cover above", {**_BIG_STAKE, "dealer_quotas": 1, "covers": {"Bruno": 1_000_001}}, 1),
+    ("a side bet above", {**_BIG_STAKE, "side_bets": [{**_SIDE_BET, "quotas": 1_000_001}]}, 1),
+    ("a huge side bet", {**_BIG_STAKE, "side_bets": [{**_SIDE_BET, "quotas": 10**4299}]}, 1),
+    (
+        "a huge dealer and cover",
+        {**_BIG_STAKE, "dealer_quotas": 10**4299, "covers": {"Bruno": 10**4299}},
+        1,
+    ),
+    (
+        "covers summing past the limit",
+        {**_BIG_STAKE, "covers": {"B": 9 * 10**4299, "C": 9 * 10**4299}},
+        1,
+    ),
+    ("a huge negative quota", {**_BIG_STAKE, "dealer_quotas": -(10**4299)}, 1),
+    ("a float quota", {**_BIG_STAKE, "dealer_quotas": 1e6}, 2),
+    ("a bool quota", {**_BIG_STAKE, "side_bets": [{**_SIDE_BET, "quotas": True}]}, 2),
+]
+
+
+@pytest.mark.parametrize(
+    ("stake", "exit_code"), [pytest.param(*case[1:], id=case[0]) for case in QUOTAS]
+)
+def test_quotas_are_from_1_to_a_million(stake: dict[str, object], exit_code: int) -> None:
+    exit_code_got, result = checked(_with(_STAKE, ["stake"], stake))
+    assert exit_code_got == exit_code, result
+    if exit_code == 1:
+        assert set(error_codes(result)) == {"bad_stake"}
+    if exit_code == 0:
+        assert result["transfers"][0]["points"] == 400_000 * result["points"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("value", "exit_code"),
+    [(1, 0), (10**4299, 0), (0, 2), (-1, 2), (True, 2), (1.0, 2), ("1", 2), (None, 2)],
+)
+def test_idiot_min_games_is_an_integer_of_at_least_1(value: object, exit_code: int) -> None:
+    assert checked(_with(_SPAZZ, ["house_rules"], {"idiot_min_games": value}))[0] == exit_code
+
+
+# --- No number a record can hold stops the output ------------------------------------------------
+
+# Integers at and near Python's 4300-digit limit for printing, floats, and bools where
+# integers belong: in every field of every handmade record, through the command's own path
+# (parse, check, print), each gets a result that is JSON and no internal error.
+NUMBERS: list[object] = [
+    10**4299,
+    -(10**4299),
+    int("9" * 4300),
+    2**64,
+    -(2**63) - 1,
+    1e308,
+    -1e308,
+    5e-324,
+    0.5,
+    -0.0,
+    True,
+    False,
+]
+
+
+@pytest.mark.parametrize(
+    "base",
+    [r for bases in HANDMADE.values() for r in bases],
+    ids=lambda r: f"{r['game']}-{len(json.dumps(r))}",
+)
+def test_no_number_in_any_field_stops_the_output(base: dict[str, object]) -> None:
+    for index, _ in enumerate(list(_paths(base, limit_cards=True))):
+        for number in NUMBERS:
+            record = copy.deepcopy(base)
+            container, key = list(_paths(record, limit_cards=True))[index]
+            container[key] = number
+            code, line = result_line(json.dumps(record), jsonl=True)
+            result = json.loads(line)
+            assert result["exit"] == code, line[:300]
+            assert "could not check" not in line, f"{key!r} = {number!r:.40}: {line[:300]}"
+            assert_documented_shape(record, code, {k: v for k, v in result.items() if k != "exit"})
+
+
+def test_the_checker_refuses_integers_past_the_printing_limit_as_bad_json() -> None:
+    text = json.dumps(_STAKE).replace('"dealer_quotas": 5', '"dealer_quotas": ' + "9" * 4301)
+    code, line = result_line(text, jsonl=True)
+    assert code == 2
+    assert error_codes(json.loads(line)) == ["bad_json"]
+
+
+class TestTheLastResortGuard:
+    """Should checking a record ever fail unforeseen (a bug), that record gets a
+    bad_record result with exit 2 and the other lines go on."""
+
+    @pytest.fixture(autouse=True)
+    def failing_game(self, monkeypatch: Any) -> None:
+        def check(record: dict[str, object]) -> dict[str, object]:
+            if record.get("fail") == "raise":
+                raise ZeroDivisionError("division by zero")
+            if record.get("fail") == "print":
+                return {"huge": 10**4299 * 10}  # more than 4300 digits: cannot be printed
+            return {"ok": True}
+
+        monkeypatch.setitem(rules.check.GAMES, "failing", check)
+
+    def test_each_line_gets_its_result_and_the_exit_is_the_highest(
+        self, tmp_path: Path, capsys: Any
+    ) -> None:
+        lines = [{"fail": "no"}, {"fail": "raise"}, {"fail": "print"}, {"fail": "no"}]
+        path = tmp_path / "records.jsonl"
+        path.write_text("".join(json.dumps({"game": "failing", **r}) + "\n" for r in lines))
+        assert main(["check", "--jsonl", str(path)]) == 2
+        captured = capsys.readouterr()
+        results = json_lines(captured.out)
+        assert [r["exit"] for r in results] == [0, 2, 2, 0]
+        for result in results[1:3]:
+            assert error_codes(result) == ["bad_record"]
+            assert "could not check" in result["errors"][0]["message"]
+        assert "record 2: internal error, ZeroDivisionError" in captured.err
+        assert "record 3: internal error, ValueError" in captured.err
+
+    def test_a_single_record_prints_one_object_too(self, tmp_path: Path, capsys: Any) -> None:
+        path = tmp_path / "record.json"
+        path.write_text(json.dumps({"game": "failing", "fail": "raise"}))
+        assert main(["check", str(path)]) == 2
+        [result] = json_lines(capsys.readouterr().out)
+        assert error_codes(result) == ["bad_record"] and "exit" not in result
+
+
 # --- python -m rules check, as a subprocess ----------------------------------------------------
 
 
@@ -793,6 +1034,23 @@ class TestCommandLine:
             check_record(UNKNOWN_CARD)[0],
         ]
         assert run.returncode == 2
+
+    def test_jsonl_gives_every_line_its_result_whatever_the_numbers_in_it(self) -> None:
+        # The issue's case: a quota of 10**4299 made the output integer unprintable, and
+        # --jsonl stopped at that line with a traceback.
+        huge = 10**4299
+        stakes = [
+            {**_STAKE["stake"], "side_bets": [{**_SIDE_BET, "quotas": huge}]},  # type: ignore[dict-item]
+            {**_STAKE["stake"], "dealer_quotas": huge, "covers": {"Bruno": huge}},  # type: ignore[dict-item]
+            _STAKE["stake"],
+        ]
+        stdin = "".join(json.dumps({**_STAKE, "stake": stake}) + "\n" for stake in stakes)
+        run = run_rules("check", "--jsonl", "-", stdin=stdin)
+        assert run.stderr == ""
+        results = json_lines(run.stdout)
+        assert [r["exit"] for r in results] == [1, 1, 0]
+        assert {code for r in results[:2] for code in error_codes(r)} == {"bad_stake"}
+        assert run.returncode == 1
 
     def test_jsonl_does_not_split_a_record_at_unicode_line_separators(self) -> None:
         record = {"game": "x\u2028y\u2029z\x85"}
