@@ -54,6 +54,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import eq
 from types import MappingProxyType
 
 from rules import singapore_search as engine
@@ -173,15 +174,8 @@ def best_arrangement(cards: Sequence[Card], rules: SingaporeRules = DEFAULT_RULE
     if any(n > 2 for n in counts.values()):
         raise ValueError("Singapore has two decks: at most two copies of a card, two jokers")
     found = engine.search(codes, rules.joker_limit)
-    if found.status is Status.NOT_CLOSED:
-        raise NotClosedError(
-            "not_closed", "the winner's 10 cards cannot all be arranged into combinations"
-        )
-    if found.status is Status.SAME_SUIT_SEQUENCES:
-        raise NotClosedError(
-            "same_suit_sequences",
-            "the winner's cards close only with two sequences of one suit, which is not allowed",
-        )
+    if found.status is not Status.CLOSED:
+        raise _not_closed(found.status)
     melds = tuple(_cards(meld) for meld in found.melds)
     return Arrangement(melds, multiplier(melds, rules))
 
@@ -445,7 +439,12 @@ def is_in_turn(
 
 def check_record(record: dict[str, object]) -> dict[str, object]:
     """Check a Singapore record (RULES.md "Details of the records / Singapore") and return
-    its result keys; raises the :mod:`rules.errors` family."""
+    its result keys; raises the :mod:`rules.errors` family.
+
+    The checker's hot path: cards are looked up as codes (canonical tokens by one dict
+    look-up each) and searched, scored and printed as codes, with the same checks and
+    results as the typed API above (:func:`best_arrangement`, :func:`score_hand`).
+    """
     rules = parse_house_rules("singapore", record.get("house_rules"))
     assert isinstance(rules, SingaporeRules)
     declared_raw = _melds_structure(record.get("melds"))
@@ -454,44 +453,50 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
         if name not in record:
             raise bad_record(f"{name} is missing", name)
     # Cards: every token of every field, all unknown cards reported together.
-    with Phase() as cards_phase:
-        winner = cards_phase.run(parse_cards, record["winner"], "winner")
-        loser = cards_phase.run(parse_cards, record["loser"], "loser")
-        declared = [
-            cards_phase.run(parse_cards, meld, f"melds[{index}]")
-            for index, meld in enumerate(declared_raw or [])
-        ]
-    assert winner is not None and loser is not None
-    with Phase() as sizes:
-        for name, hand in (("winner", winner), ("loser", loser)):
-            if len(hand) != HAND_SIZE:
-                sizes.add(
-                    RuleViolation(
-                        "hand_size", f"{name} holds {len(hand)} cards, not {HAND_SIZE}", at=name
+    winner = _fast_codes(record["winner"])
+    loser = _fast_codes(record["loser"])
+    declared: list[list[Card] | None] = []
+    if winner is None or loser is None or declared_raw:
+        with Phase() as cards_phase:
+            winner_cards = cards_phase.run(parse_cards, record["winner"], "winner")
+            loser_cards = cards_phase.run(parse_cards, record["loser"], "loser")
+            declared = [
+                cards_phase.run(parse_cards, meld, f"melds[{index}]")
+                for index, meld in enumerate(declared_raw or [])
+            ]
+        assert winner_cards is not None and loser_cards is not None
+        winner, loser = _codes(winner_cards), _codes(loser_cards)
+    if len(winner) != HAND_SIZE or len(loser) != HAND_SIZE:
+        with Phase() as sizes:
+            for name, hand in (("winner", winner), ("loser", loser)):
+                if len(hand) != HAND_SIZE:
+                    sizes.add(
+                        RuleViolation(
+                            "hand_size",
+                            f"{name} holds {len(hand)} cards, not {HAND_SIZE}",
+                            at=name,
+                        )
                     )
-                )
-    with Phase() as copies:
-        counts = Counter(_codes(winner) + _codes(loser))
-        allowed = 2
-        for code, count in sorted(item for item in counts.items() if item[1] > allowed):
-            card = _CARD_OF[code]
-            if count > allowed:
-                what = "jokers" if card.is_joker else f"copies of {card}"
-                copies.add(
-                    RuleViolation(
-                        "too_many_copies",
-                        f"the two hands hold {count} {what}; two decks have {allowed}",
-                        at=str(card),
-                    )
-                )
-    best = best_arrangement(winner, rules)  # not_closed, same_suit_sequences
-    used = best
+    both = sorted(winner + loser)
+    if any(map(eq, both, both[2:])):  # some card three times or more
+        _too_many_copies(both)
+    found = engine.search(winner, rules.joker_limit)
+    if found.status is not Status.CLOSED:
+        raise _not_closed(found.status)
+    best = found.melds
+    factor = _multiplier(best, rules)
+    used = [[_NAME_OF[code] for code in meld] for meld in best]
+    combinations = len(best)
     if declared_raw is not None:
-        used = _check_declared([meld for meld in declared if meld is not None], winner, best, rules)
-    score = score_hand(best, loser, rules)
+        best_cards = Arrangement(tuple(_cards(meld) for meld in best), factor)
+        arrangement = _check_declared(
+            [meld for meld in declared if meld is not None], list(_cards(winner)), best_cards, rules
+        )
+        used, combinations = arrangement.as_lists(), arrangement.combinations
+    score = _score(factor, loser, rules)
     result: dict[str, object] = {
-        "melds": used.as_lists(),
-        "combinations": used.combinations,
+        "melds": used,
+        "combinations": combinations,
         "multiplier": score.multiplier,
         "raw_points": score.raw_points,
         "rounded_points": score.rounded_points,
@@ -502,6 +507,81 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
         result["transfers"] = [t.as_dict() for t in settlement.transfers]
         result["balances"] = dict(settlement.balances)
     return result
+
+
+#: Canonical tokens to codes: most records spell every card canonically.
+_CODE_OF_TOKEN: dict[str, int] = {str(card): code for card, code in _CODE_OF.items()}
+_NAME_OF: dict[int, str] = {code: str(card) for card, code in _CODE_OF.items()}
+#: Each code's card points (RULES.md: joker 15, ace 11, J Q K 10, others face value).
+_POINTS: tuple[int, ...] = tuple(
+    15 if code == JOKER_CODE else 11 if code % 13 == 0 else min(10, code % 13 + 1)
+    for code in range(JOKER_CODE + 1)
+)
+
+
+def _fast_codes(tokens: object) -> list[int] | None:
+    """The codes of a list of canonical card tokens; ``None`` for anything else (which
+    :func:`parse_cards` then reads, naming every fault)."""
+    if type(tokens) is not list:
+        return None
+    try:
+        return list(map(_CODE_OF_TOKEN.__getitem__, tokens))
+    except (KeyError, TypeError):
+        return None
+
+
+def _too_many_copies(codes: list[int]) -> None:
+    """``too_many_copies`` for every card the two hands hold more than twice."""
+    allowed = 2
+    with Phase() as copies:
+        for code, count in sorted(Counter(codes).items()):
+            if count > allowed:
+                card = _CARD_OF[code]
+                what = "jokers" if card.is_joker else f"copies of {card}"
+                copies.add(
+                    RuleViolation(
+                        "too_many_copies",
+                        f"the two hands hold {count} {what}; two decks have {allowed}",
+                        at=str(card),
+                    )
+                )
+
+
+def _not_closed(status: Status) -> NotClosedError:
+    if status is Status.SAME_SUIT_SEQUENCES:
+        return NotClosedError(
+            "same_suit_sequences",
+            "the winner's cards close only with two sequences of one suit, which is not allowed",
+        )
+    return NotClosedError(
+        "not_closed", "the winner's 10 cards cannot all be arranged into combinations"
+    )
+
+
+def _multiplier(melds: Sequence[Sequence[int]], rules: SingaporeRules) -> int:
+    """:func:`multiplier` on codes."""
+    if len(melds) >= 3:
+        return 1
+    if len(melds) == 2:
+        return 2
+    (meld,) = melds
+    if engine.combination_kind(meld, rules.joker_limit) != "sequence":
+        return 2
+    if not rules.joker_sequence_multipliers:
+        return 5
+    return (5, 4, 3)[min(2, list(meld).count(JOKER_CODE))]
+
+
+def _score(factor: int, loser: Sequence[int], rules: SingaporeRules) -> Score:
+    """:func:`score_hand` on codes."""
+    raw = sum(map(_POINTS.__getitem__, loser))
+    rounded = _round(raw, rules.rounding)
+    cap = rules.cap
+    if rules.cap_applies_to == "base":
+        points = (rounded if cap is None else min(rounded, cap)) * factor
+    else:
+        points = rounded * factor if cap is None else min(rounded * factor, cap)
+    return Score(raw, rounded, factor, points)
 
 
 def _check_declared(
