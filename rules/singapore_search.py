@@ -260,8 +260,7 @@ def _rank_options(limit: JokerLimit, jokers: int, rank: int, block: int) -> tupl
     if rank == 0:
         return _block_options(limit, jokers, block)
     return tuple(
-        (option[0] << rank, *option[1:])
-        for option in _block_options(limit, jokers, block)
+        (option[0] << rank, *option[1:]) for option in _block_options(limit, jokers, block)
     )
 
 

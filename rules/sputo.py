@@ -930,9 +930,207 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
             raise bad_record(f"{name} is missing", name)
     hands = _read_deal_structure(record["deal"], players)
     raw_events = record["events"]
+    fast = _replay_legal_log(hands, raw_events, players, variant, options)
+    if fast is not None:
+        return fast
+    return _check_log(hands, raw_events, players, variant, options)
+
+
+def _check_log(
+    hands: dict[str, dict[str, object]],
+    raw_events: object,
+    players: Sequence[str],
+    variant: Variant,
+    options: Options,
+) -> dict[str, object]:
+    """A log through every phase, in RULES.md's order: the result, or every fault of the
+    first phase that fails."""
     # Structure of every event first; then all card tokens, of the deal and the restocks.
     with Phase() as phase:
         parsed = [phase.run(_parse_hand, hands[name], name) for name in players]
         events = phase.run(events_from_json, raw_events, players, variant)
     deal = Deal((players[0], players[1]), (parsed[0], parsed[1]))  # type: ignore[arg-type]
     return replay(deal, events or [], variant, options).as_dict()
+
+
+# -- the checker's fast path ------------------------------------------------------------------
+#
+# Bulk imports are mostly valid logs. _replay_legal_log reads and replays a log in one pass
+# on card codes, without building event objects, and gives up (``None``) at the first thing
+# that is not plainly legal: a card token that is not canonical, a deal that is not right,
+# any malformed or illegal event, a log that does not end with its last event. The
+# checker then runs the phases above from the start, which report every fault in RULES.md's
+# order. So the fast path decides nothing on its own: it only accepts what the phases would
+# accept, with the same outcome (the tests replay every log both ways).
+
+_CODE_OF_TOKEN: Final[dict[str, int]] = {str(card): code for card, code in _CODE.items()}
+
+
+def _token_codes(tokens: object) -> list[int] | None:
+    if type(tokens) is not list:
+        return None
+    try:
+        return list(map(_CODE_OF_TOKEN.__getitem__, tokens))
+    except (KeyError, TypeError):
+        return None
+
+
+def _replay_legal_log(
+    hands: dict[str, dict[str, object]],
+    raw_events: object,
+    players: Sequence[str],
+    variant: Variant,
+    options: Options,
+) -> dict[str, object] | None:
+    """The result of a canonical, legal, finished log; ``None`` for anything else."""
+    if type(raw_events) is not list:
+        return None
+    piles: list[list[list[int]]] = []
+    stocks: list[list[int]] = []
+    layout = sorted(variant.layout)
+    for name in players:
+        own: list[list[int]] = []
+        for pile in hands[name]["piles"]:  # type: ignore[attr-defined]
+            codes = _token_codes(pile)
+            if codes is None:
+                return None
+            own.append(codes)
+        stock = _token_codes(hands[name]["stock"])
+        if stock is None or sorted(map(len, own)) != layout:
+            return None
+        piles.append(own)
+        stocks.append(stock[::-1])  # the top last, so that a flip is a pop
+    want = _DECKS[variant]
+    if variant is Variant.CLASSIC:
+        for own_stock, own_piles in zip(stocks, piles, strict=True):
+            have = Counter(own_stock)
+            for pile in own_piles:
+                have.update(pile)
+            if have != want:
+                return None
+    else:
+        have = Counter(stocks[0] + stocks[1])
+        for pile in (*piles[0], *piles[1]):
+            have.update(pile)
+        if have != want:
+            return None
+
+    fits = _FITS[options.suit_match]
+    classic = variant is Variant.CLASSIC
+    splash_on = options.splash
+    seat_of = {players[0]: 0, players[1]: 1}
+    centers: list[list[int]] = [[], []]
+    left = [sum(map(len, own)) for own in piles]
+    blocked = [False, False]
+    started = awaiting = False
+    winner: int | None = None
+    plays = flips = 0
+
+    def can_play(seat: int) -> bool:
+        if blocked[seat]:
+            return False
+        tops = [center[-1] for center in centers if center]
+        for pile in piles[seat]:
+            if pile:
+                row = fits[pile[-1]]
+                for top in tops:
+                    if row[top]:
+                        return True
+        return False
+
+    def turn() -> None:  # as Game._turn
+        for owner in (0, 1):
+            if not stocks[1 - owner] and stocks[owner]:
+                cards = stocks[owner]
+                keep = (len(cards) + 1) // 2
+                stocks[owner] = cards[len(cards) - keep :]
+                stocks[1 - owner] = cards[: len(cards) - keep]
+                break
+        for index in (0, 1):
+            if stocks[index]:
+                centers[index].append(stocks[index].pop())
+
+    for event in raw_events:
+        if type(event) is not dict or winner is not None:
+            return None
+        get = event.get
+        t = get("t")
+        if t is not None and type(t) is not int and type(t) is not float:
+            return None
+        kind = get("type")
+        if kind == "play":
+            player, pile_index, center_index = get("player"), get("pile"), get("center")
+            if (
+                type(player) is not str
+                or type(pile_index) is not int
+                or (center_index != 0 and center_index != 1)
+                or type(center_index) is not int
+            ):
+                return None
+            seat = seat_of.get(player)
+            if seat is None or awaiting or not started or blocked[seat]:
+                return None
+            own = piles[seat]
+            if not 0 <= pile_index < len(own):
+                return None
+            pile = own[pile_index]
+            center = centers[center_index]
+            if not pile or not center or not fits[pile[-1]][center[-1]]:
+                return None
+            center.append(pile.pop())
+            plays += 1
+            left[seat] -= 1
+            if not left[seat]:
+                winner = seat
+        elif kind == "flip":
+            if awaiting or (classic and started and (can_play(0) or can_play(1))):
+                return None
+            started = True
+            flips += 1
+            blocked[0] = blocked[1] = False
+            if stocks[0] or stocks[1]:
+                turn()
+            else:
+                awaiting = True
+        elif kind == "splash":
+            player = get("player")
+            seat = seat_of.get(player) if type(player) is str else None
+            first, second = centers
+            if (
+                seat is None
+                or not splash_on
+                or not started
+                or awaiting
+                or not first
+                or not second
+                or first[-1] >> 2 != second[-1] >> 2
+            ):
+                return None
+            blocked[1 - seat] = True
+        elif kind == "restock":
+            new_stocks = get("stocks")
+            if not awaiting or type(new_stocks) is not dict or set(new_stocks) != set(players):
+                return None
+            new: list[list[int]] = []
+            for name in players:
+                codes = _token_codes(new_stocks[name])
+                if codes is None:
+                    return None
+                new.append(codes[::-1])
+            if Counter(new[0] + new[1]) != Counter(centers[0] + centers[1]):
+                return None
+            stocks[:] = new
+            centers[0].clear()
+            centers[1].clear()
+            awaiting = False
+            turn()
+        else:
+            return None
+    if winner is None:
+        return None
+    return {
+        "winner": players[winner],
+        "loser_cards_left": left[1 - winner],
+        "plays": plays,
+        "flips": flips,
+    }
