@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import argparse
 import io
+import multiprocessing
 import os
 import sys
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from rules import jsonio
 from rules.check import check_text
@@ -44,9 +47,6 @@ mistyped fields). With --jsonl the exit code is the highest of the lines.
 
 An invalid record prints {"valid": false, "errors": [{"code", "message", "at"}]}.
 """
-
-#: Result lines written to standard output at once.
-BATCH = 512
 
 
 def _unusable(code: str, message: str) -> dict[str, object]:
@@ -109,21 +109,103 @@ def run_check(path: str, *, jsonl: bool) -> int:
         code, line = result_line(jsonio.decode(data))
         out.write(line + "\n")
         return code
+    chunks = _chunks(jsonio.texts(data))
+    jobs = min(_jobs(len(data)), len(chunks))
     worst = 0
-    batch: list[str] = []
-    for number, text in enumerate(jsonio.texts(data), 1):
+    done = 0
+    if jobs > 1:
+        out.flush()
+        pool = _pool(jobs)
+        try:
+            for code, lines in pool.map(check_chunk, chunks):
+                out.write(lines)
+                worst = max(worst, code)
+                done += 1
+        except BrokenPipeError:
+            raise  # the reader has gone: see main()
+        except (OSError, BrokenProcessPool) as error:
+            # No worker process could start, or one died: check the rest in this process.
+            print(f"rules check: worker processes failed ({error}); going on", file=sys.stderr)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)  # nothing left waiting
+    for chunk in chunks[done:]:
+        code, lines = check_chunk(chunk)
+        out.write(lines)
+        worst = max(worst, code)
+    return worst
+
+
+# --- Large --jsonl inputs: chunks of records, checked in worker processes ----------------
+#
+# Ruling: a --jsonl input of PARALLEL_BYTES or more is checked by worker processes, one per
+# CPU this process may use (at most MAX_JOBS), in chunks of about CHUNK_BYTES; results are
+# written in input order and the exit code is the highest of all lines, exactly as in one
+# process. RULES_CHECK_JOBS=N sets the number of processes (1: none), whatever the size.
+
+PARALLEL_BYTES = 1_000_000
+CHUNK_BYTES = 512 * 1024
+MAX_JOBS = 8
+
+Chunk = tuple[int, list[str | None]]
+
+
+def _jobs(size: int) -> int:
+    wanted = os.environ.get("RULES_CHECK_JOBS", "").strip()
+    if wanted:
+        return max(1, int(wanted)) if wanted.isdigit() else 1
+    if size < PARALLEL_BYTES or not hasattr(os, "fork"):
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return min(cpus, MAX_JOBS)
+
+
+def _chunks(texts: list[str | None]) -> list[Chunk]:
+    """The records in chunks of about CHUNK_BYTES, each with its first record's number."""
+    chunks: list[Chunk] = []
+    current: list[str | None] = []
+    size = first = 0
+    for number, text in enumerate(texts, 1):
+        if not current:
+            first = number
+        current.append(text)
+        size += 1 if text is None else len(text)
+        if size >= CHUNK_BYTES:
+            chunks.append((first, current))
+            current, size = [], 0
+    if current:
+        chunks.append((first, current))
+    return chunks
+
+
+def check_chunk(chunk: Chunk) -> tuple[int, str]:
+    """The highest exit code of a chunk of records and their result lines, each ended."""
+    first, texts = chunk
+    worst = 0
+    lines: list[str] = []
+    for number, text in enumerate(texts, first):
         code, line = result_line(text, where=f"record {number}", jsonl=True)
         if code > worst:
             worst = code
-        batch.append(line)
-        if len(batch) == BATCH:
-            batch.append("")
-            out.write("\n".join(batch))
-            batch = []
-    if batch:
-        batch.append("")
-        out.write("\n".join(batch))
-    return worst
+        lines.append(line)
+    lines.append("")
+    return worst, "\n".join(lines)
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    # Forked workers start at once with the rules already imported. Their standard output
+    # goes nowhere: a worker must not flush a copy of what this process had buffered.
+    return ProcessPoolExecutor(
+        jobs, mp_context=multiprocessing.get_context("fork"), initializer=_quiet_worker
+    )
+
+
+def _quiet_worker() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

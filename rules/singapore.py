@@ -455,8 +455,11 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
     # Cards: every token of every field, all unknown cards reported together.
     winner = _fast_codes(record["winner"])
     loser = _fast_codes(record["loser"])
-    declared: list[list[Card] | None] = []
-    if winner is None or loser is None or declared_raw:
+    declared_codes = [_fast_codes(meld) for meld in declared_raw or ()]
+    declared: list[list[Card] | None] = [
+        None if codes is None else list(_cards(codes)) for codes in declared_codes
+    ]
+    if winner is None or loser is None or None in declared:
         with Phase() as cards_phase:
             winner_cards = cards_phase.run(parse_cards, record["winner"], "winner")
             loser_cards = cards_phase.run(parse_cards, record["loser"], "loser")

@@ -955,10 +955,12 @@ def _replay_legal_log(
         seat = turn
         if get("player") != players[seat]:
             return None
-        play = get("play")
-        if get("pickup") is None and get("blind") is None:
+        play, face_up = get("play"), get("face_up")
+        # Three keys, player, play and face_up, leave no room for pickup or blind.
+        if (len(raw) == 3 and play is not None and face_up is not None) or (
+            get("pickup") is None and get("blind") is None
+        ):
             # A play: cards of one rank from the hand and/or the face-up cards.
-            face_up = get("face_up")
             held = hands[seat]
             if type(play) is list and len(play) == 1 and (face_up is None or face_up == []):
                 # The commonest turn, one card from the hand, in short (Table._play).
@@ -1002,7 +1004,7 @@ def _replay_legal_log(
                 sizes[seat] -= len(codes)
                 pile.extend(cards)
                 played = len(cards)
-        elif play is None and get("face_up") is None:
+        elif play is None and face_up is None:
             pickup, blind = get("pickup"), get("blind")
             down = face_downs[seat]
             if pickup is True and blind is None:

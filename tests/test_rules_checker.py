@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
+import rules.__main__
 import rules.check
 import rules.errors
 import rules.records
@@ -1063,6 +1064,88 @@ class TestCommandLine:
         run = run_rules("check", "-", stdin=stdin)
         assert run.returncode == 2
         assert run.stderr == ""
+
+
+# --- Large --jsonl inputs go to worker processes, with the same output -------------------------
+
+
+class TestWorkerProcesses:
+    @pytest.fixture(autouse=True)
+    def pid_game(self, monkeypatch: Any) -> None:
+        def check(record: dict[str, object]) -> dict[str, object]:
+            if record.get("fail"):
+                raise ZeroDivisionError("division by zero")
+            if record.get("broken"):
+                raise RuleViolation("too_low", "5C is lower than 7S", at=3)
+            return {"pid": os.getpid()}
+
+        monkeypatch.setitem(rules.check.GAMES, "pid", check)
+        monkeypatch.setattr(rules.__main__, "CHUNK_BYTES", 200)
+
+    def test_chunks_are_checked_in_workers_and_printed_in_order_with_the_highest_exit(
+        self, tmp_path: Path, capsys: Any, monkeypatch: Any
+    ) -> None:
+        lines = []
+        for index in range(60):
+            lines.append(json.dumps({"game": "pid", "index": index, "broken": index == 7}))
+            if index % 10 == 3:
+                lines.extend(["", "{not json", json.dumps({"game": "pid", "fail": True})])
+        path = tmp_path / "records.jsonl"
+        path.write_text("\n".join(lines), encoding="utf-8")
+        monkeypatch.setenv("RULES_CHECK_JOBS", "1")
+        assert main(["check", "--jsonl", str(path)]) == 2
+        alone = json_lines(capsys.readouterr().out)
+        monkeypatch.setenv("RULES_CHECK_JOBS", "2")
+        assert main(["check", "--jsonl", str(path)]) == 2
+        shared = json_lines(capsys.readouterr().out)
+        assert len(shared) == len(lines) - 6
+        assert {r["pid"] for r in alone if "pid" in r} == {os.getpid()}
+        assert os.getpid() not in {r["pid"] for r in shared if "pid" in r}
+        assert [{k: v for k, v in r.items() if k != "pid"} for r in shared] == [
+            {k: v for k, v in r.items() if k != "pid"} for r in alone
+        ]
+        assert [r["exit"] for r in shared[:8]] == [0, 0, 0, 0, 2, 2, 0, 0]
+
+    @pytest.mark.parametrize(
+        ("setting", "size", "jobs"),
+        [("1", 10**9, 1), ("3", 10, 3), ("x", 10**9, 1), ("", 10, 1), ("0", 10**9, 1)],
+    )
+    def test_the_number_of_workers(
+        self, monkeypatch: Any, setting: str, size: int, jobs: int
+    ) -> None:
+        monkeypatch.setenv("RULES_CHECK_JOBS", setting)
+        assert rules.__main__._jobs(size) == jobs
+
+    def test_a_large_input_uses_the_cpus_unless_told_otherwise(self, monkeypatch: Any) -> None:
+        monkeypatch.delenv("RULES_CHECK_JOBS", raising=False)
+        expected = min(len(os.sched_getaffinity(0)), rules.__main__.MAX_JOBS)
+        assert rules.__main__._jobs(rules.__main__.PARALLEL_BYTES) == expected
+        assert rules.__main__._jobs(rules.__main__.PARALLEL_BYTES - 1) == 1
+
+
+def test_a_large_input_through_the_command_prints_what_one_process_prints(
+    tmp_path: Path,
+) -> None:
+    from rules.bots.singapore import random_record
+
+    records = [json.dumps(random_record(seed, closing=seed % 3 == 0)) for seed in range(7000)]
+    records[10:10] = ["[1,", "", json.dumps(UNKNOWN_GAME)]
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join(records), encoding="utf-8")
+    assert path.stat().st_size > rules.__main__.PARALLEL_BYTES
+    runs = [
+        subprocess.run(
+            [sys.executable, "-m", "rules", "check", "--jsonl", str(path)],
+            cwd=REPO,
+            capture_output=True,
+            env={**os.environ, "RULES_CHECK_JOBS": jobs},
+            timeout=120,
+        )
+        for jobs in ("1", "2")
+    ]
+    assert runs[0].stdout == runs[1].stdout
+    assert runs[0].returncode == runs[1].returncode == 2
+    assert len(runs[1].stdout.splitlines()) == len(records) - 1
 
 
 # --- The exit-code rules of the command, with a game of our own ------------------------------
