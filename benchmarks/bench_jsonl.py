@@ -4,27 +4,31 @@
 
 With words, only the files whose name holds one of them (``singapore``, ``sputo``...).
 
-Three files of records made by the bots in ``rules/bots/`` (deterministic seeds):
+Files of records made by the bots in ``rules/bots/`` (deterministic seeds), as bulk
+imports would bring them:
 
-* Singapore: 20,000 dealt two-deck hands (``random_record(seed, closing=False)``; most
-  do not close, so most results are ``not_closed``), and 5,000 closing hands with a stake
-  and, one in two, declared melds;
+* Singapore: 20,000 dealt two-deck hands (``random_record(seed, closing=False)``: the
+  deal of :func:`rules.bots.singapore.deal_codes`; most do not close, so most results are
+  ``not_closed``); 20,000 closing hands (``random_record(seed)``); 5,000 closing hands
+  with a stake and, one in two, declared melds;
 * Sputo: 1,500 full logs, variant and options drawn from the seed;
 * Spazz'u'mazz: 1,000 full logs of 2 to 8 players.
 
-For each file two things are timed, each in a fresh child process (so no cache is warm
-from an earlier round), from after the imports to the last byte written (standard output
-goes to a file):
+What is timed, each run in a fresh child process (so no cache is warm from an earlier
+round), from after the imports to the last byte written (standard output goes to a file):
 
-* the checker: ``rules.__main__.main(["check", "--jsonl", FILE])``, i.e. the command;
-* the floor: reading the same file, splitting it into lines, parsing each line and
-  dumping it again, with the JSON library the checker uses, and no checking at all.
+* the floor: reading the file, splitting it into lines, parsing each line and dumping it
+  again with the checker's own JSON calls (:mod:`rules.jsonio`), written in the checker's
+  chunks, in one process, with no checking at all;
+* the checker in one process: ``rules.__main__.main(["check", "--jsonl", FILE])`` with
+  ``RULES_CHECK_JOBS=1``;
+* the checker as it runs by default, with its worker processes, for files large enough
+  to get them (on a machine with more than one CPU).
 
-The figure is records per second, the best of a few rounds (other work may share the
-machine's two cores), and the checker's time as a multiple of the floor's.
-Targets: dealt Singapore hands within 3x the floor; Sputo and Spazz'u'mazz logs at least
-twice what they were before the bulk checker was tuned (about 2,000 and 900 records/s on
-the machine of the time, see the README).
+Figures: records per second, the best of five rounds (other work may share the machine's
+two cores), and the one-process checker's time as a multiple of the floor's.
+Targets (issue 6): dealt Singapore hands within 3x the floor in one process; Sputo and
+Spazz'u'mazz logs at least twice their records/s before the issue.
 """
 
 from __future__ import annotations
