@@ -22,13 +22,15 @@ Rulings on what RULES.md leaves open:
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import multiprocessing
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 
 from rules import jsonio
 from rules.check import check_text
@@ -185,13 +187,33 @@ def check_chunk(chunk: Chunk) -> tuple[int, str]:
     first, texts = chunk
     worst = 0
     lines: list[str] = []
-    for number, text in enumerate(texts, first):
-        code, line = result_line(text, where=f"record {number}", jsonl=True)
-        if code > worst:
-            worst = code
-        lines.append(line)
+    with collector_paused():
+        for number, text in enumerate(texts, first):
+            code, line = result_line(text, where=f"record {number}", jsonl=True)
+            if code > worst:
+                worst = code
+            lines.append(line)
     lines.append("")
     return worst, "\n".join(lines)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a chunk of records, then collect once.
+
+    A parsed record and its result are trees, which reference counting frees as soon as
+    they are done with; the collector would walk the young ones every 700 allocations, for
+    nothing: about a tenth of the time of checking a long log. Whatever cycle a chunk
+    leaves (an exception's traceback, say) is collected at its end.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+        gc.collect(0)
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:

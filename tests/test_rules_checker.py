@@ -1123,6 +1123,25 @@ class TestWorkerProcesses:
         assert rules.__main__._jobs(rules.__main__.PARALLEL_BYTES - 1) == 1
 
 
+def test_the_collector_pause_restores_the_collector_and_collects_the_cycles_left() -> None:
+    import gc
+    import weakref
+
+    class Node:
+        pass
+
+    assert gc.isenabled()
+    with rules.__main__.collector_paused():
+        assert not gc.isenabled()
+        node = Node()
+        node.me = node  # type: ignore[attr-defined]
+        alive = weakref.ref(node)
+        del node
+        assert alive() is not None  # a cycle: reference counting alone does not free it
+    assert gc.isenabled()
+    assert alive() is None
+
+
 def test_a_large_input_through_the_command_prints_what_one_process_prints(
     tmp_path: Path,
 ) -> None:
