@@ -962,20 +962,33 @@ def _replay_legal_log(
         ):
             # A play: cards of one rank from the hand and/or the face-up cards.
             held = hands[seat]
-            if type(play) is list and len(play) == 1 and (face_up is None or face_up == []):
-                # The commonest turn, one card from the hand, in short (Table._play).
+            if (
+                type(play) is list
+                and play
+                and not face_up
+                and (face_up is None or type(face_up) is list)
+            ):
+                # The commonest turns, cards from the hand only, in short (Table._play).
                 try:
                     code = code_of[play[0]]
+                    rank = rank_of[code]
+                    if not held[code] or not ok_on[top][rank]:
+                        return None
+                    held[code] -= 1
+                    played = len(play)
+                    for token in play[1:]:
+                        code = code_of[token]
+                        if not held[code] or rank_of[code] != rank:
+                            return None
+                        held[code] -= 1
                 except (KeyError, TypeError):
                     return None
-                rank = rank_of[code]
-                if not held[code] or not ok_on[top][rank]:
-                    return None
-                held[code] -= 1
-                ranks[seat][rank] -= 1
-                sizes[seat] -= 1
-                pile.append(code)
-                played = 1
+                ranks[seat][rank] -= played
+                sizes[seat] -= played
+                if played == 1:
+                    pile.append(code)
+                else:
+                    pile.extend(map(code_of.__getitem__, play))
             else:
                 codes = [] if play is None else _token_codes(play)
                 ups = [] if face_up is None else _token_codes(face_up)
