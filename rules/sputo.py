@@ -67,6 +67,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import chain
 from typing import Final, TypeAlias
 
 from rules.cards import JOKER, STANDARD_DECK, Card, Suit, decks, parse_cards
@@ -964,6 +965,10 @@ def _check_log(
 # accept, with the same outcome (the tests replay every log both ways).
 
 _CODE_OF_TOKEN: Final[dict[str, int]] = {str(card): code for card, code in _CODE.items()}
+#: The codes of each variant's cards, sorted (of one player's, in classic).
+_SORTED_DECKS: Final[dict[Variant, list[int]]] = {
+    variant: sorted(cards.elements()) for variant, cards in _DECKS.items()
+}
 
 
 def _token_codes(tokens: object) -> list[int] | None:
@@ -988,32 +993,32 @@ def _replay_legal_log(
     piles: list[list[list[int]]] = []
     stocks: list[list[int]] = []
     layout = sorted(variant.layout)
+    code_of = _CODE_OF_TOKEN.__getitem__
     for name in players:
-        own: list[list[int]] = []
-        for pile in hands[name]["piles"]:  # type: ignore[attr-defined]
-            codes = _token_codes(pile)
-            if codes is None:
-                return None
-            own.append(codes)
-        stock = _token_codes(hands[name]["stock"])
-        if stock is None or sorted(map(len, own)) != layout:
+        # The deal's structure is checked: piles is a list of lists, stock a list.
+        raw_piles: list[list[object]] = hands[name]["piles"]  # type: ignore[assignment]
+        sizes = list(map(len, raw_piles))
+        try:
+            codes = list(map(code_of, chain.from_iterable(raw_piles)))  # type: ignore[arg-type]
+            stock = list(map(code_of, hands[name]["stock"]))  # type: ignore[call-overload]
+        except (KeyError, TypeError):
             return None
+        if sorted(sizes) != layout:
+            return None
+        own: list[list[int]] = []
+        start = 0
+        for size in sizes:
+            own.append(codes[start : start + size])
+            start += size
         piles.append(own)
         stocks.append(stock[::-1])  # the top last, so that a flip is a pop
-    want = _DECKS[variant]
+    want = _SORTED_DECKS[variant]
     if variant is Variant.CLASSIC:
         for own_stock, own_piles in zip(stocks, piles, strict=True):
-            have = Counter(own_stock)
-            for pile in own_piles:
-                have.update(pile)
-            if have != want:
+            if sorted(own_stock + list(chain.from_iterable(own_piles))) != want:
                 return None
-    else:
-        have = Counter(stocks[0] + stocks[1])
-        for pile in (*piles[0], *piles[1]):
-            have.update(pile)
-        if have != want:
-            return None
+    elif sorted(stocks[0] + stocks[1] + list(chain.from_iterable(piles[0] + piles[1]))) != want:
+        return None
 
     fits = _FITS[options.suit_match]
     classic = variant is Variant.CLASSIC
@@ -1113,10 +1118,10 @@ def _replay_legal_log(
                 return None
             new: list[list[int]] = []
             for name in players:
-                codes = _token_codes(new_stocks[name])
-                if codes is None:
+                restocked = _token_codes(new_stocks[name])
+                if restocked is None:
                     return None
-                new.append(codes[::-1])
+                new.append(restocked[::-1])
             if Counter(new[0] + new[1]) != Counter(centers[0] + centers[1]):
                 return None
             stocks[:] = new
