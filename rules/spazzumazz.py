@@ -969,26 +969,29 @@ def _replay_legal_log(
                 and (face_up is None or type(face_up) is list)
             ):
                 # The commonest turns, cards from the hand only, in short (Table._play).
+                played = len(play)
                 try:
-                    code = code_of[play[0]]
-                    rank = rank_of[code]
-                    if not held[code] or not ok_on[top][rank]:
-                        return None
-                    held[code] -= 1
-                    played = len(play)
-                    for token in play[1:]:
-                        code = code_of[token]
-                        if not held[code] or rank_of[code] != rank:
+                    if played == 1:
+                        code = code_of[play[0]]
+                        rank = rank_of[code]
+                        if not held[code] or not ok_on[top][rank]:
                             return None
                         held[code] -= 1
+                        pile.append(code)
+                    else:
+                        codes = list(map(code_of.__getitem__, play))
+                        rank = rank_of[codes[0]]
+                        if not ok_on[top][rank]:
+                            return None
+                        for code in codes:
+                            if not held[code] or rank_of[code] != rank:
+                                return None
+                            held[code] -= 1
+                        pile.extend(codes)
                 except (KeyError, TypeError):
                     return None
                 ranks[seat][rank] -= played
                 sizes[seat] -= played
-                if played == 1:
-                    pile.append(code)
-                else:
-                    pile.extend(map(code_of.__getitem__, play))
             else:
                 codes = [] if play is None else _token_codes(play)
                 ups = [] if face_up is None else _token_codes(face_up)
