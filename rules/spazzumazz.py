@@ -51,6 +51,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import itemgetter
 
 from rules.cards import JOKER, STANDARD_DECK, Card, Rank, parse_cards
 from rules.errors import MalformedRecordError, RulesError, RuleViolation, describe, raise_all
@@ -248,6 +249,8 @@ _CODE_BY_ID = {id(card): code for code, card in enumerate(_CARDS)}  # the intern
 _CODE_BY_CARD = {card: code for code, card in enumerate(_CARDS)}  # any equal card
 _RANK_OF = tuple(int(card.rank or 0) for card in _CARDS)  # 0 for the joker
 _GOES_INTS = tuple(tuple(int(r) for r in ranks) for ranks in _GOES)
+#: For each top rank, the counts of a hand's ranks that may go on it (at least two: 2, 10).
+_GOES_GETTERS = tuple(itemgetter(*ranks) for ranks in _GOES_INTS)
 #: _OK[top][rank]: whether a card of ``rank`` goes on a pile topped by ``top`` (0: empty).
 _OK = tuple(tuple(r in _GOES_SETS[top] for r in range(14)) for top in range(14))
 
@@ -938,7 +941,7 @@ def _replay_legal_log(
         return None
 
     ok_on = _OK
-    goes_ints = _GOES_INTS
+    goes_getters = _GOES_GETTERS
     code_of = _CODE_BY_TOKEN
     pickups = [0] * count
     out = [False] * count
@@ -1026,7 +1029,7 @@ def _replay_legal_log(
             if pickup is True and blind is None:
                 # A pickup, only without a legal play (Table._can_play).
                 if sizes[seat]:
-                    if any(map(ranks[seat].__getitem__, goes_ints[top])):
+                    if any(goes_getters[top](ranks[seat])):
                         return None
                 elif drawn >= stock_size:
                     if face_ups[seat]:
