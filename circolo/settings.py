@@ -38,6 +38,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "pgtrigger",
+    "django_htmx",
     "circolo",
     "clubs",
     "matches",
@@ -53,6 +55,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lockout into its response.
     "axes.middleware.AxesMiddleware",
@@ -83,7 +86,7 @@ TEMPLATES = [
 # protocol in clubs/club_page.py). Each game feature adds its own; a placeholder stands in
 # for a section until its feature replaces it.
 CLUB_PAGE_SECTIONS = [
-    "clubs.club_page.next_tournament",  # Sputo tournaments
+    "matches.sputo.sections.club_section",
     "clubs.club_page.running_tables",  # Singapore tables and the ledger
     "matches.club_sections.recent_games",
     "matches.spazzumazz.sections.club_section",  # the game's name; the leaderboards
@@ -92,6 +95,8 @@ CLUB_PAGE_SECTIONS = [
 CLUB_TABS = [
     "clubs.club_page.overview_tab",
     "clubs.club_page.members_tab",
+    "matches.sputo.sections.club_tab",
+    "ledger.club_page.ledger_tab",
     "clubs.club_page.settings_tab",
     "matches.spazzumazz.sections.club_tab",
     "matches.club_sections.leaderboards_tab",
@@ -103,10 +108,25 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+# Persistent connections: opening a PostgreSQL connection per request (authentication and
+# all) cut the club page's throughput by two thirds or more (benchmarks/pages_bench.py).
+# A kept connection is checked before a request reuses it, and replaced after CONN_MAX_AGE
+# seconds. runserver opens a thread per request and closes its connections with it, so this
+# changes nothing there; with SQLite a connection is a file opened, cheap either way.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=600)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Concurrent writers (a runserver thread and an in-process task) wait instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Club nights have several phones writing at once. A deferred transaction that reads,
+    # then writes, cannot wait for another writer: SQLite answers "database is locked" at
+    # once. IMMEDIATE takes the write lock when the transaction begins, so writers queue
+    # (up to `timeout` seconds) instead of failing; WAL lets reads go on meanwhile.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: broker, result backend and cache when REDIS_URL is set.
@@ -135,6 +155,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE = {
     "housekeeping": {"task": "circolo.housekeeping", "schedule": 24 * 60 * 60},
+    # Recompute every balance from the entries; /health/ shows the last result.
+    "ledger-check": {"task": "ledger.check", "schedule": 60 * 60},
     # Last night's end-of-evening reports, after the night is over (06:00).
     "night-reports": {
         "task": "matches.tasks.send_night_reports",
@@ -246,18 +268,33 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- The games' boards (matches/boards.py): each game registers its providers.
-LEADERBOARDS = {"spazzumazz": "matches.spazzumazz.boards.leaderboard"}
+LEADERBOARDS = {
+    "sputo": "matches.sputo.boards.leaderboard",
+    "spazzumazz": "matches.spazzumazz.boards.leaderboard",
+}
 PLAYER_SECTIONS = ["matches.spazzumazz.boards.player_section"]
 CLUB_NIGHT_SECTIONS = ["matches.spazzumazz.boards.club_night_section"]
 # ``manage.py recompute_stats``: each game's ``rebuild(club_id) -> str``, from scratch.
-STATS_REBUILDERS = ["matches.spazzumazz.stats.rebuild_club"]
+STATS_REBUILDERS = [
+    "matches.sputo.tasks.recompute_from_scratch",
+    "matches.spazzumazz.stats.rebuild_club",
+]
 # Called (after commit) with ``club_id=`` and ``game=`` when a club's house rules change.
 HOUSE_RULES_CHANGED = ["matches.spazzumazz.tasks.house_rules_changed"]
 
+# Every record goes to one handler, the root's. Django's own default config gives its
+# "django" logger a console handler of its own (under DEBUG) that also propagates to the
+# root: each of its lines was printed twice. Here "django" keeps no handler of its own
+# (its e-mail handler does nothing without ADMINS); runserver's request lines keep theirs.
+LOG_LEVEL = env("LOG_LEVEL", default="INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"axes": {"level": "WARNING"}},
+    "formatters": {"plain": {"format": "{levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "axes": {"level": "WARNING"},
+    },
 }

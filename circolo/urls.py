@@ -6,11 +6,14 @@ from rest_framework.routers import DefaultRouter
 
 from circolo.api import ObtainAuthToken
 from circolo.health import health
+from circolo.views import favicon
 from clubs import api as clubs_api
 from clubs import views as clubs_views
 from clubs.forms import LoginForm
+from ledger import api as ledger_api
 from matches import boards_api
 from matches.spazzumazz import api as spazzumazz_api
+from matches.sputo import api as sputo_api
 
 router = DefaultRouter()
 router.register("clubs", clubs_api.ClubViewSet, basename="club")
@@ -18,6 +21,13 @@ router.register("players", clubs_api.PlayerViewSet, basename="player")
 router.register("memberships", clubs_api.MembershipViewSet, basename="membership")
 router.register("seasons", clubs_api.SeasonViewSet, basename="season")
 router.register("invitations", clubs_api.InvitationViewSet, basename="invitation")
+router.register("ledger/balances", ledger_api.BalanceViewSet, basename="ledger-balance")
+router.register("ledger/settle-up", ledger_api.SettleUpViewSet, basename="ledger-settle-up")
+router.register("ledger/debts", ledger_api.DebtViewSet, basename="ledger-debt")
+router.register("ledger/payments", ledger_api.PaymentViewSet, basename="ledger-payment")
+router.register("ledger/statements", ledger_api.StatementViewSet, basename="ledger-statement")
+sputo_api.register(router)
+
 spazzumazz_api.register(router)
 
 # Routes under the clubs' and players' prefixes served by matches/ (clubs/api.py may not
@@ -48,6 +58,8 @@ urlpatterns = [
     path("", include("clubs.urls")),
     # Django's login page, whose form also explains an account waiting for its confirmation.
     path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
+    path("", include("ledger.urls")),
+    path("", include("matches.sputo.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
@@ -55,6 +67,7 @@ urlpatterns = [
     path("", include("matches.urls")),
     path("", include("matches.spazzumazz.urls")),
     path("api/v1/", include(boards_api_urls)),
+    path("favicon.ico", favicon, name="favicon"),
     path("api/v1/", include(router.urls)),
     path("api/v1/auth/token/", ObtainAuthToken.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -18,6 +18,7 @@ from matches.spazzumazz.tasks import (  # noqa: F401
     rebuild_spazzumazz_stats,
     update_spazzumazz_stats,
 )
+from matches.sputo.tasks import update_sputo_ratings  # noqa: F401
 
 
 @shared_task(acks_late=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)

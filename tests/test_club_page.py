@@ -75,7 +75,7 @@ def test_the_game_features_have_their_places_saying_honestly_that_there_is_nothi
     response = client.get("/clubs/circolo-alfa/")
     empty = {s.slug: s.section.empty for s in response.context["empty_sections"]}
     assert empty == {
-        "next-tournament": "No tournaments yet.",
+        "tournaments": "No tournament running or open.",
         "tables": "No tables running.",
         "spazzumazz": "No Spazz'u'mazz games yet.",
     }

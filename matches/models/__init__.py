@@ -18,9 +18,12 @@ from matches.models.spazzumazz import (
     SpazzumazzStats,
     SpazzumazzTitle,
 )
+from matches.models.sputo import CalendarFeed, Entrant, Tournament, TournamentMatch
 
 __all__ = [
     "AuditEntry",
+    "CalendarFeed",
+    "Entrant",
     "GameRecord",
     "GameRecordQuerySet",
     "GameSeat",
@@ -36,4 +39,6 @@ __all__ = [
     "SpazzumazzPlace",
     "SpazzumazzStats",
     "SpazzumazzTitle",
+    "Tournament",
+    "TournamentMatch",
 ]

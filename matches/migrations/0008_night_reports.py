@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('clubs', '0004_membership_night_report'),
-        ('matches', '0005_spazzumazz_stats'),
+        ('matches', '0007_spazzumazz_stats'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -32,7 +32,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('clubs', '0002_ground_floor'),
-        ('matches', '0004_ratings'),
+        ('matches', '0006_outcome_history_restrict'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
