@@ -72,7 +72,8 @@ def _cached(key: str, build) -> str:
 # What the public sees of a public club's boards is the same for every anonymous visitor:
 # such a page is cached whole (for a few minutes, and under the club's board version), with a
 # hole where each visitor's CSRF token goes (the language form). The access check still runs
-# on every request: a club made private is a 404 at once.
+# on every request: a club made private is a 404 at once. (A report waiting for its
+# confirmation changes no board version: the public may see it a few minutes late.)
 
 CSRF_HOLE = "csrf-hole-8c1f2e"
 WHOLE_PAGE_SECONDS = 5 * 60
@@ -109,7 +110,7 @@ def whole_page_for_anonymous(view):
     return wrapper
 
 
-def _hole(request) -> dict:
+def csrf_hole(request) -> dict:
     """The CSRF token of a page cached whole: a hole, filled in per visitor."""
     return {"csrf_token": CSRF_HOLE} if getattr(request, "csrf_hole", False) else {}
 
@@ -186,7 +187,7 @@ def leaderboards(request, access):
             "seasons": seasons,
             "min_games": min_games,
             "sections_html": _cached(key, build),
-            **_hole(request),
+            **csrf_hole(request),
         },
     )
 
@@ -247,7 +248,7 @@ def player_page(request, access, player_id: int):
             "seasons": seasons,
             "only": only,
             "sections_html": _cached(key, build),
-            **_hole(request),
+            **csrf_hole(request),
         },
     )
 

@@ -26,6 +26,7 @@ from matches.spazzumazz.services import (
     record_spazzumazz_batch,
     record_spazzumazz_game,
 )
+from matches.views import csrf_hole, whole_page_for_anonymous
 from rules.spazzumazz import deck_count
 
 
@@ -42,6 +43,7 @@ def _error_messages(request, error: ValidationError) -> None:
 
 
 @club_page()
+@whole_page_for_anonymous
 def games(request, access):
     club = access.club
     listing = (
@@ -82,6 +84,7 @@ def games(request, access):
             "game_title": boards.game_title(name["name"]) if name else "",
             "holders": boards.title_history(club),
             "stats": boards.idiot_stats(club)[:10],
+            **csrf_hole(request),
         },
     )
 
