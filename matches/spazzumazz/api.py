@@ -140,7 +140,7 @@ class SpazzumazzGameCreateSerializer(serializers.Serializer):
         return data
 
 
-class BatchSerializer(serializers.Serializer):
+class SpazzumazzBatchSerializer(serializers.Serializer):
     club = ClubSlug()
     played_at = serializers.DateTimeField(
         required=False, help_text=gettext_lazy("When the first game was played.")
@@ -151,11 +151,11 @@ class BatchSerializer(serializers.Serializer):
     )
 
 
-class ReasonSerializer(serializers.Serializer):
+class SpazzumazzReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=1000)
 
 
-class CorrectSerializer(serializers.Serializer):
+class SpazzumazzCorrectSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=1000)
     finish_order = IdList(required=False)
     record = serializers.DictField(required=False)
@@ -168,7 +168,7 @@ class CorrectSerializer(serializers.Serializer):
         return data
 
 
-class DecideSerializer(serializers.Serializer):
+class SpazzumazzDecideSerializer(serializers.Serializer):
     uphold = serializers.BooleanField()
     finish_order = IdList(
         required=False, help_text=gettext_lazy("The result to put in force instead.")
@@ -247,11 +247,13 @@ class SpazzumazzGameViewSet(
         )
         return self._show(game, status.HTTP_201_CREATED)
 
-    @extend_schema(request=BatchSerializer, responses={201: SpazzumazzGameSerializer(many=True)})
+    @extend_schema(
+        request=SpazzumazzBatchSerializer, responses={201: SpazzumazzGameSerializer(many=True)}
+    )
     @action(detail=False, methods=["post"])
     def batch(self, request):
         """Several games by the same players in a row (a club night): all or none."""
-        data = BatchSerializer(data=request.data, context={"request": request})
+        data = SpazzumazzBatchSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         values = data.validated_data
         club = values["club"]
@@ -276,24 +278,24 @@ class SpazzumazzGameViewSet(
         outcomes.confirm_outcome(subject=game, by=request.user)
         return self._show(game)
 
-    @extend_schema(request=ReasonSerializer, responses=SpazzumazzGameSerializer)
+    @extend_schema(request=SpazzumazzReasonSerializer, responses=SpazzumazzGameSerializer)
     @action(detail=True, methods=["post"])
     def dispute(self, request, pk=None):
         """Dispute the reported result (with a reason); a scorer or an admin decides."""
         game = self.get_object()
-        data = ReasonSerializer(data=request.data)
+        data = SpazzumazzReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         outcomes.dispute_outcome(
             subject=game, by=request.user, reason=data.validated_data["reason"]
         )
         return self._show(game)
 
-    @extend_schema(request=DecideSerializer, responses=SpazzumazzGameSerializer)
+    @extend_schema(request=SpazzumazzDecideSerializer, responses=SpazzumazzGameSerializer)
     @action(detail=True, methods=["post"])
     def decide(self, request, pk=None):
         """Decide a dispute (scorers): uphold the report, or reject it (and enter a result)."""
         game = self.get_object()
-        data = DecideSerializer(data=request.data)
+        data = SpazzumazzDecideSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         outcomes.decide_outcome(
@@ -313,12 +315,12 @@ class SpazzumazzGameViewSet(
         outcomes.withdraw_outcome(subject=game, by=request.user)
         return self._show(game)
 
-    @extend_schema(request=CorrectSerializer, responses=SpazzumazzGameSerializer)
+    @extend_schema(request=SpazzumazzCorrectSerializer, responses=SpazzumazzGameSerializer)
     @action(detail=True, methods=["post"])
     def correct(self, request, pk=None):
         """Correct the result in force (scorers and admins); the old one is kept."""
         game = self.get_object()
-        data = CorrectSerializer(data=request.data)
+        data = SpazzumazzCorrectSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         outcomes.correct_outcome(
             subject=game,
@@ -328,12 +330,12 @@ class SpazzumazzGameViewSet(
         )
         return self._show(game)
 
-    @extend_schema(request=ReasonSerializer, responses=SpazzumazzGameSerializer)
+    @extend_schema(request=SpazzumazzReasonSerializer, responses=SpazzumazzGameSerializer)
     @action(detail=True, methods=["post"])
     def void(self, request, pk=None):
         """Void the result in force (scorers and admins): the game no longer counts."""
         game = self.get_object()
-        data = ReasonSerializer(data=request.data)
+        data = SpazzumazzReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         outcomes.void_outcome(subject=game, by=request.user, reason=data.validated_data["reason"])
         return self._show(game)
