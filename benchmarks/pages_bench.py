@@ -16,6 +16,12 @@ ratios to the bare view: how many times fewer requests per second, how many time
 wrk runs on the same machine as the server, which other work may share: the pages are
 measured in ``--rounds`` rounds and each page's best round counts (its latencies with it).
 Later features add their pages to ``PAGES``.
+
+``--bench-data`` also fills the database with ``manage.py bench_data`` (a club of 1,000
+players and 1,000,000 results; ``--bench-results`` for fewer), once: with ``--keep-db`` a
+database that has it already is reused as it is. The pages of ``BENCH_PAGES`` (that club's
+leaderboards, its busiest player's page, its club page) are then measured too. A path's
+``{demo_player}`` / ``{bench_player}`` is the busiest Spazz'u'mazz player of that club.
 """
 
 from __future__ import annotations
@@ -56,7 +62,28 @@ PAGES = [
     Page("club page", "/clubs/la-matta/"),
     Page("club page, member", "/clubs/la-matta/", member=True),
     Page("members, member", "/clubs/la-matta/members/", member=True),
+    Page("leaderboards", "/clubs/la-matta/leaderboards/"),
+    Page("player page", "/clubs/la-matta/players/{demo_player}/"),
+    Page("spazzumazz page", "/clubs/la-matta/spazzumazz/"),
 ]
+
+# With --bench-data: the pages of a club of 1,000 players and 1,000,000 results.
+BENCH_PAGES = [
+    Page("leaderboards, 1M", "/clubs/bench/leaderboards/"),
+    Page("player page, 1M", "/clubs/bench/players/{bench_player}/"),
+    Page("club page, 1M", "/clubs/bench/"),
+]
+
+BUSIEST = """
+import json
+from django.db.models import Count
+from matches.models import SpazzumazzPlace
+def busiest(slug):
+    row = (SpazzumazzPlace.objects.filter(game__club__slug=slug).values("player_id")
+           .annotate(n=Count("id")).order_by("-n").first())
+    return row and row["player_id"]
+print("IDS " + json.dumps({"demo_player": busiest("la-matta"), "bench_player": busiest("bench")}))
+"""
 
 # wrk's done() hook prints the exact figures as one JSON line (latencies in microseconds).
 WRK_SCRIPT = """
@@ -96,6 +123,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="an environment variable for the server, e.g. CONN_MAX_AGE=0 (repeatable)",
     )
     parser.add_argument("--only", help="only the pages whose name contains this")
+    parser.add_argument(
+        "--bench-data", action="store_true", help="also fill and load a 1,000,000-result club"
+    )
+    parser.add_argument("--bench-results", type=int, default=1_000_000)
     return parser.parse_args(argv)
 
 
@@ -120,7 +151,7 @@ def base_env(database_url: str) -> dict[str, str]:
     return env
 
 
-def prepare_database(database_url: str, keep: bool) -> None:
+def prepare_database(database_url: str, keep: bool, bench_results: int = 0) -> None:
     import psycopg
 
     parts = urllib.parse.urlsplit(database_url)
@@ -136,13 +167,39 @@ def prepare_database(database_url: str, keep: bool) -> None:
         if not (exists and keep):
             connection.execute(f"CREATE DATABASE {name}")
     env = base_env(database_url)
-    for command in (["migrate", "--noinput", "-v0"], ["demo", "-v0"]):
+    commands = [["migrate", "--noinput", "-v0"], ["demo", "-v0"]]
+    if bench_results and not (exists and keep and _has_bench_club(env)):
+        commands.append(["bench_data", "--reset", "--results", str(bench_results)])
+    for command in commands:
         print(f"  manage.py {' '.join(command)}", flush=True)
         run = subprocess.run(
             [sys.executable, "manage.py", *command], cwd=ROOT, env=env, capture_output=True
         )
         if run.returncode:
             sys.exit(f"manage.py {command[0]} failed:\n{run.stdout.decode()}{run.stderr.decode()}")
+
+
+def _has_bench_club(env: dict[str, str]) -> bool:
+    check = "from clubs.models import Club; print(Club.objects.filter(slug='bench').exists())"
+    run = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", check], cwd=ROOT, env=env, capture_output=True
+    )
+    return run.stdout.decode().strip().endswith("True")
+
+
+def resolve_paths(pages: list[Page], env: dict[str, str]) -> list[Page]:
+    """Fill the pages' ``{demo_player}`` and ``{bench_player}`` with real ids."""
+    if not any("{" in page.path for page in pages):
+        return pages
+    run = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", BUSIEST],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+    )
+    line = next(line for line in run.stdout.decode().splitlines() if line.startswith("IDS "))
+    ids = json.loads(line.removeprefix("IDS "))
+    return [Page(p.name, p.path.format(**ids), p.member) for p in pages]
 
 
 def drop_database(database_url: str) -> None:
@@ -229,14 +286,17 @@ def run_wrk(args: argparse.Namespace, url: str, seconds: int, cookie: str, scrip
 def print_table(rows: list[tuple[Page, dict]]) -> None:
     bare = rows[0][1]
     print(f"\n{'page':<22} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}", end="")
-    print(f" {'bare/page req/s':>16} {'page/bare p99':>14} {'errors':>7}")
+    print(f" {'bare/page req/s':>16} {'page/bare p95':>14} {'page/bare p99':>14} {'errors':>7}")
     for page, f in rows:
         ms = [f[p] / 1000 for p in ("p50", "p95", "p99")]
         errors = f["bad_status"] + f["socket_errors"]
         print(
             f"{page.name:<22} {f['rps']:>9,.0f} {ms[0]:>8.2f} {ms[1]:>8.2f} {ms[2]:>8.2f}", end=""
         )
-        print(f" {bare['rps'] / f['rps']:>15.1f}x {f['p99'] / bare['p99']:>13.1f}x {errors:>7}")
+        print(
+            f" {bare['rps'] / f['rps']:>15.1f}x {f['p95'] / bare['p95']:>13.1f}x"
+            f" {f['p99'] / bare['p99']:>13.1f}x {errors:>7}"
+        )
     if any(f["bad_status"] + f["socket_errors"] for _, f in rows):
         print("Some requests failed (errors column): those figures measure failures too.")
 
@@ -247,10 +307,12 @@ def main(argv: list[str]) -> int:
         print("wrk is missing: apt-get install -y wrk (Debian), then run this again.")
         return 2
     extra = dict(item.split("=", 1) for item in args.set)
-    pages = [Page("bare view", BARE)] + [p for p in PAGES if not args.only or args.only in p.name]
+    chosen = PAGES + (BENCH_PAGES if args.bench_data else [])
+    pages = [Page("bare view", BARE)] + [p for p in chosen if not args.only or args.only in p.name]
     print("load average (1, 5, 15 min) at the start: %.1f %.1f %.1f" % os.getloadavg())
     print(f"Preparing {args.database_url} (migrate, demo)...", flush=True)
-    prepare_database(args.database_url, args.keep_db)
+    prepare_database(args.database_url, args.keep_db, args.bench_results if args.bench_data else 0)
+    pages = resolve_paths(pages, base_env(args.database_url))
     port = args.port or free_port()
     server = start_server({**base_env(args.database_url), **extra}, port, args.workers)
     base = f"http://127.0.0.1:{port}"

@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import environ
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -88,7 +89,7 @@ CLUB_PAGE_SECTIONS = [
     "matches.sputo.sections.club_section",
     "clubs.club_page.running_tables",  # Singapore tables and the ledger
     "matches.club_sections.recent_games",
-    "clubs.club_page.leaderboards",  # Spazz'u'mazz and the leaderboards
+    "matches.spazzumazz.sections.club_section",  # the game's name; the leaderboards
     "clubs.club_page.seasons",
 ]
 CLUB_TABS = [
@@ -97,6 +98,9 @@ CLUB_TABS = [
     "matches.sputo.sections.club_tab",
     "ledger.club_page.ledger_tab",
     "clubs.club_page.settings_tab",
+    "matches.spazzumazz.sections.club_tab",
+    "matches.club_sections.leaderboards_tab",
+    "matches.club_sections.nights_tab",
 ]
 
 # --- Database: SQLite in the project folder unless DATABASE_URL says otherwise.
@@ -153,6 +157,11 @@ CELERY_BEAT_SCHEDULE = {
     "housekeeping": {"task": "circolo.housekeeping", "schedule": 24 * 60 * 60},
     # Recompute every balance from the entries; /health/ shows the last result.
     "ledger-check": {"task": "ledger.check", "schedule": 60 * 60},
+    # Last night's end-of-evening reports, after the night is over (06:00).
+    "night-reports": {
+        "task": "matches.tasks.send_night_reports",
+        "schedule": crontab(hour=7, minute=0),
+    },
 }
 CELERY_TIMEZONE = "Europe/Rome"
 
@@ -258,6 +267,21 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
+# --- The games' boards (matches/boards.py): each game registers its providers.
+LEADERBOARDS = {
+    "sputo": "matches.sputo.boards.leaderboard",
+    "spazzumazz": "matches.spazzumazz.boards.leaderboard",
+}
+PLAYER_SECTIONS = ["matches.spazzumazz.boards.player_section"]
+CLUB_NIGHT_SECTIONS = ["matches.spazzumazz.boards.club_night_section"]
+# ``manage.py recompute_stats``: each game's ``rebuild(club_id) -> str``, from scratch.
+STATS_REBUILDERS = [
+    "matches.sputo.tasks.recompute_from_scratch",
+    "matches.spazzumazz.stats.rebuild_club",
+]
+# Called (after commit) with ``club_id=`` and ``game=`` when a club's house rules change.
+HOUSE_RULES_CHANGED = ["matches.spazzumazz.tasks.house_rules_changed"]
+
 # Every record goes to one handler, the root's. Django's own default config gives its
 # "django" logger a console handler of its own (under DEBUG) that also propagates to the
 # root: each of its lines was printed twice. Here "django" keeps no handler of its own
@@ -274,6 +298,3 @@ LOGGING = {
         "axes": {"level": "WARNING"},
     },
 }
-
-# --- What each game shows on the club's boards (matches/boards.py).
-LEADERBOARDS = {"sputo": "matches.sputo.boards.leaderboard"}

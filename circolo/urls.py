@@ -11,6 +11,8 @@ from clubs import api as clubs_api
 from clubs import views as clubs_views
 from clubs.forms import LoginForm
 from ledger import api as ledger_api
+from matches import boards_api
+from matches.spazzumazz import api as spazzumazz_api
 from matches.sputo import api as sputo_api
 
 router = DefaultRouter()
@@ -26,6 +28,31 @@ router.register("ledger/payments", ledger_api.PaymentViewSet, basename="ledger-p
 router.register("ledger/statements", ledger_api.StatementViewSet, basename="ledger-statement")
 sputo_api.register(router)
 
+spazzumazz_api.register(router)
+
+# Routes under the clubs' and players' prefixes served by matches/ (clubs/api.py may not
+# import it): listed before the router, whose patterns they do not overlap.
+boards_api_urls = [
+    path(
+        "clubs/<slug:slug>/idiot-stats/",
+        spazzumazz_api.IdiotStatsView.as_view(),
+        name="club-idiot-stats",
+    ),
+    path(
+        "clubs/<slug:slug>/leaderboards/<str:game>/",
+        boards_api.LeaderboardView.as_view(),
+        name="club-leaderboards",
+    ),
+    path(
+        "players/<int:pk>/ratings/", boards_api.PlayerRatingsView.as_view(), name="player-ratings"
+    ),
+    path(
+        "players/<int:pk>/head-to-head/",
+        boards_api.HeadToHeadView.as_view(),
+        name="player-head-to-head",
+    ),
+]
+
 urlpatterns = [
     path("", clubs_views.home, name="home"),
     path("", include("clubs.urls")),
@@ -37,6 +64,9 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("health/", health, name="health"),
+    path("", include("matches.urls")),
+    path("", include("matches.spazzumazz.urls")),
+    path("api/v1/", include(boards_api_urls)),
     path("favicon.ico", favicon, name="favicon"),
     path("api/v1/", include(router.urls)),
     path("api/v1/auth/token/", ObtainAuthToken.as_view(), name="api-token"),

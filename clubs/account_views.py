@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from clubs import services
 from clubs.forms import EmailForm, ProfileForm, SignUpForm
@@ -138,4 +139,19 @@ def profile(request):
             messages.success(request, _("Display name saved."))
             return redirect("clubs:profile")
     names = user.players.filter(merged_into=None).select_related("club").order_by("club__name")
-    return render(request, "accounts/profile.html", {"form": form, "players": names})
+    memberships = user.memberships.select_related("club").order_by("club__name")
+    return render(
+        request,
+        "accounts/profile.html",
+        {"form": form, "players": names, "memberships": memberships},
+    )
+
+
+@login_required
+@require_POST
+def night_reports(request):
+    """The profile's preference: which clubs' end-of-evening reports to get by e-mail."""
+    chosen = {int(pk) for pk in request.POST.getlist("club") if pk.isdigit() and len(pk) < 19}
+    services.choose_night_reports(user=request.user, club_ids=chosen)
+    messages.success(request, _("Your e-mail preferences are saved."))
+    return redirect("clubs:profile")

@@ -260,6 +260,11 @@ class Membership(models.Model):
     )
     role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    night_report = models.BooleanField(
+        _("end-of-evening report by e-mail"),
+        default=False,
+        help_text=_("The member's preference: the club night's results, the morning after."),
+    )
 
     objects = MembershipQuerySet.as_manager()
 

@@ -1,13 +1,16 @@
 """Writes that touch the clubs' models: each one a keyword-only function in one transaction."""
 
 from datetime import timedelta
+from functools import partial
 
+from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, ProtectedError, RestrictedError
 from django.utils import formats, timezone
+from django.utils.module_loading import import_string
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -323,13 +326,18 @@ def update_house_rules(*, club: Club, game: str, values: dict, by=None) -> House
     current = club.current_house_rules(game)
     if current is not None and current.rules == rules:
         return current
-    return HouseRuleSet.objects.create(
+    version = HouseRuleSet.objects.create(
         club=club,
         game=game,
         version=(current.version + 1) if current else 1,
         rules=rules,
         created_by=by if by is not None and by.is_authenticated else None,
     )
+    # What the games derive from the rules (a Spazz'u'mazz game's name) follows, after commit;
+    # clubs knows no game: they register in settings.HOUSE_RULES_CHANGED.
+    for path in getattr(settings, "HOUSE_RULES_CHANGED", []):
+        transaction.on_commit(partial(import_string(path), club_id=club.pk, game=game))
+    return version
 
 
 def house_rules_for(*, club: Club, game: str) -> dict:
@@ -597,3 +605,12 @@ def change_display_name(*, user, display_name: str) -> Profile:
             rename_player(player=player, display_name=name)
     profile, _created = Profile.objects.update_or_create(user=user, defaults={"display_name": name})
     return profile
+
+
+@transaction.atomic
+def choose_night_reports(*, user, club_ids: set[int]) -> int:
+    """Get the end-of-evening report by e-mail from the clubs ``club_ids`` (of the user's
+    memberships; any other id is ignored) and from no other. How many clubs send it now."""
+    mine = Membership.objects.filter(user=user)
+    mine.exclude(club_id__in=club_ids).update(night_report=False)
+    return mine.filter(club_id__in=club_ids).update(night_report=True)

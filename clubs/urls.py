@@ -52,4 +52,5 @@ urlpatterns = [
     path("accounts/confirm/", account_views.confirm_email_sent, name="confirm_email_sent"),
     path("accounts/confirm/<str:token>/", account_views.confirm_email, name="confirm_email"),
     path("accounts/profile/", account_views.profile, name="profile"),
+    path("accounts/profile/night-reports/", account_views.night_reports, name="night_reports"),
 ]

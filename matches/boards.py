@@ -2,32 +2,60 @@
 each player's page, and the end-of-evening report.
 
 Each game module provides functions with these signatures and registers them in the
-settings (``circolo/settings.py``), so that the pages (owned by the Spazz'u'mazz and
-leaderboards feature) show every game without importing it, and a game whose feature has not
-landed simply has no entry:
+settings (``circolo/settings.py``), so that the pages (``matches/views.py``, owned by the
+Spazz'u'mazz and leaderboards feature) show every game without importing it, and a game
+whose feature has not landed simply has no entry. A provider returning None (no data) shows
+no section. The three signatures are stable:
 
 ``LEADERBOARDS = {"<game>": "dotted.path.to.leaderboard"}``
-    ``leaderboard(club, *, season=None, min_games=0) -> Leaderboard | None`` (None: the game
-    has no data in that club and season; the section is not shown). It reads precomputed rows
-    in a constant number of queries, whatever the number of players.
+    ``leaderboard(club, *, season=None, min_games=0) -> Leaderboard | None``. ``season`` is
+    one of the club's ``Season`` objects, or None for all time. The provider applies
+    ``min_games`` itself (rows with fewer games in ``min_games_key`` left out) and returns
+    None when no row is left: the section is not shown. The page sorts the rows
+    (``Leaderboard.sorted_rows``) by any sortable column the visitor picks. It reads
+    precomputed rows in a constant number of queries, whatever the number of players.
+    Served too as ``GET /api/v1/clubs/{slug}/leaderboards/{game}/``.
 
 ``PLAYER_SECTIONS = ["dotted.path.to.player_section", ...]``
     ``player_section(player, *, season=None, page=1) -> PlayerSection | None``: the game's
-    history (paginated), statistics and charts of one player.
+    history (paginated: ``page`` is the history's page, asked for by a link
+    ``?game=<game>&page=<n>`` which shows that game's section alone), statistics and charts
+    of one player. ``PlayerSection.template`` is rendered with its ``context`` plus
+    ``section``, ``club``, ``player`` and ``season``. Charts: ``matches.charts.line_chart``,
+    drawn by including ``matches/chart.html`` with ``chart=...``.
 
 ``CLUB_NIGHT_SECTIONS = ["dotted.path.to.club_night_section", ...]``
     ``club_night_section(club, *, day) -> ReportSection | None``: what the game did on one
     club night (the games and the idiots, the Singapore sheets' totals, a tournament's
-    standings), for the end-of-evening page and e-mail.
+    standings), for the end-of-evening page and e-mail. A night runs from 06:00 of ``day``
+    to 06:00 the next morning: :func:`night_bounds` gives the times. ``template`` (HTML, in
+    the page and the HTML e-mail) and ``text_template`` (the e-mail's text part) are
+    rendered with ``context`` plus ``section``, ``club`` and ``day``.
+
+And two duties of every game's tasks, for the pages' cache and rebuilds:
+
+- after changing its precomputed rows (after commit), call :func:`bump` with the club's id:
+  the cached leaderboards and player pages of the club are then out of date;
+- ``STATS_REBUILDERS = ["dotted.path.to.rebuild", ...]``: ``rebuild(club_id) -> str``
+  rebuilds the game's derived rows from scratch (``manage.py recompute_stats``).
+
+Changes since the first draft (the signatures are unchanged): ``Leaderboard.note`` (an
+optional sentence above the table), the meaning of ``season`` and ``min_games`` spelled
+out, the night's bounds, :func:`bump` / :func:`version`, ``STATS_REBUILDERS``.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from datetime import time as time_of_day
 from decimal import Decimal
 from typing import Literal
 
 from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone
 from django.utils.module_loading import import_string
 
 Kind = Literal["int", "decimal", "money", "rate", "rating", "text", "date"]
@@ -54,6 +82,7 @@ class Leaderboard:
     descending: bool = True
     min_games_key: str = "games"  # the column the minimum-games filter applies to
     unit: str = ""  # the currency of "money" columns, if any
+    note: str = ""  # one sentence shown above the table (translated), if any
 
     def sorted_rows(self, key: str | None = None, *, descending: bool | None = None) -> list[dict]:
         key = key if key in {c.key for c in self.columns if c.sortable} else self.default_sort
@@ -103,6 +132,56 @@ def player_section_providers() -> list:
 
 def club_night_providers() -> list:
     return _load(getattr(settings, "CLUB_NIGHT_SECTIONS", []))
+
+
+# --- Club nights ------------------------------------------------------------------------------
+#
+# A club night runs from 06:00 of its day (local time) to 06:00 the next morning, so that the
+# games played after midnight belong to the evening they started in.
+
+NIGHT_STARTS_AT = time_of_day(6, 0)
+
+
+def night_bounds(day: date) -> tuple[datetime, datetime]:
+    """The aware datetimes ``[start, end)`` of the club night of ``day``."""
+    start = timezone.make_aware(datetime.combine(day, NIGHT_STARTS_AT))
+    end = timezone.make_aware(datetime.combine(day + timedelta(days=1), NIGHT_STARTS_AT))
+    return start, end
+
+
+def night_of(moment: datetime) -> date:
+    """The club night a moment belongs to."""
+    local = timezone.localtime(moment)
+    return (local - timedelta(hours=NIGHT_STARTS_AT.hour, minutes=NIGHT_STARTS_AT.minute)).date()
+
+
+# --- The pages' cache -------------------------------------------------------------------------
+#
+# The leaderboards and the player pages are cached per club; the key holds the club's board
+# version, which every game's tasks bump (``bump(club_id)``, after commit) once they have
+# changed their precomputed rows. A missing version (a cleared cache) starts from the clock,
+# never from a number an old entry could still carry.
+
+
+def version_key(club_id: int) -> str:
+    """The cache key of the club's board version (to read it with others in one go)."""
+    return f"boards:version:{club_id}"
+
+
+def version(club_id: int) -> int:
+    """The club's board version (part of the cache key of its pages)."""
+    key = version_key(club_id)
+    found = cache.get(key)
+    if found is None:
+        found = time.time_ns()
+        if not cache.add(key, found, timeout=None):
+            found = cache.get(key, found)
+    return found
+
+
+def bump(club_id: int) -> None:
+    """A game changed the club's precomputed rows: its cached pages are out of date."""
+    cache.set(version_key(club_id), time.time_ns(), timeout=None)
 
 
 def as_json(value):

@@ -1,10 +1,11 @@
 """The club page's sections about recorded games (the protocol: ``clubs.club_page``)."""
 
 from django.db.models import Prefetch
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from clubs.access import ClubAccess
-from clubs.club_page import Section
+from clubs.club_page import Section, Tab
 from matches.models import GameRecord, GameSeat
 
 RECENT_GAMES = 5
@@ -27,4 +28,20 @@ def recent_games(request, access: ClubAccess) -> Section | None:
         template="matches/sections/recent_games.html",
         context={"games": games},
         order=40,
+    )
+
+
+def leaderboards_tab(request, access: ClubAccess) -> Tab:
+    """Every game's leaderboards (``matches/views.py``)."""
+    return Tab(
+        label=_("Leaderboards"),
+        url=reverse("boards:leaderboards", args=[access.club.slug]),
+        order=60,
+    )
+
+
+def nights_tab(request, access: ClubAccess) -> Tab:
+    """The club nights and their end-of-evening reports."""
+    return Tab(
+        label=_("Club nights"), url=reverse("boards:nights", args=[access.club.slug]), order=70
     )

@@ -6,10 +6,18 @@
 - one module per game.
 """
 
+from matches.models.nights import NightReport
 from matches.models.outcomes import AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.models.ratings import PlayerRating, RatingChange
 from matches.models.records import GameRecord, GameRecordQuerySet, GameSeat
-from matches.models.spazzumazz import SpazzumazzGame, SpazzumazzPlace
+from matches.models.spazzumazz import (
+    SpazzumazzBoard,
+    SpazzumazzGame,
+    SpazzumazzHeadToHead,
+    SpazzumazzPlace,
+    SpazzumazzStats,
+    SpazzumazzTitle,
+)
 from matches.models.sputo import CalendarFeed, Entrant, Tournament, TournamentMatch
 
 __all__ = [
@@ -19,13 +27,18 @@ __all__ = [
     "GameRecord",
     "GameRecordQuerySet",
     "GameSeat",
+    "NightReport",
     "Outcome",
     "OutcomeStatus",
     "OutcomeSubject",
     "PlayerRating",
     "RatingChange",
+    "SpazzumazzBoard",
     "SpazzumazzGame",
+    "SpazzumazzHeadToHead",
     "SpazzumazzPlace",
+    "SpazzumazzStats",
+    "SpazzumazzTitle",
     "Tournament",
     "TournamentMatch",
 ]

@@ -67,6 +67,8 @@ class GameRecord(models.Model):
 
     class Meta:
         ordering = ["-played_at"]
+        # A club's latest games (the club page, the club nights) without sorting its history.
+        indexes = [models.Index(fields=["club", "-played_at"], name="gamerecord_club_latest")]
         verbose_name = _("game record")
         verbose_name_plural = _("game records")
 

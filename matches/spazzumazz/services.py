@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -47,6 +49,7 @@ def record_spazzumazz_game(
         club=club,
         season=season_of(club, played_at),
         played_at=played_at,
+        size=len(players),
         house_rules=club.current_house_rules("spazzumazz"),
         created_by=by if by.is_authenticated else None,
     )
@@ -57,3 +60,89 @@ def record_spazzumazz_game(
     payload = {"record": record} if record is not None else {"finish_order": finish_order}
     outcome = report_outcome(subject=game, payload=payload, by=by)
     return game, outcome
+
+
+def players_of(club: Club, ids) -> list[Player]:
+    """The club's active players with these ids, in the order given; a ``ValidationError``
+    naming ``players`` for anything else."""
+    if not isinstance(ids, list | tuple) or any(
+        isinstance(i, bool) or not isinstance(i, int) for i in ids
+    ):
+        raise ValidationError({"players": _("List the players' ids, in turn order.")})
+    found = club.players.active().in_bulk(ids)
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise ValidationError(
+            {
+                "players": _("No such player in this club: %(ids)s.")
+                % {"ids": ", ".join(str(i) for i in missing)}
+            }
+        )
+    return [found[i] for i in ids]
+
+
+@transaction.atomic
+def record_spazzumazz_batch(
+    *,
+    club: Club,
+    players: list[Player],
+    by,
+    finish_orders: list[list[int]],
+    played_at=None,
+) -> list[tuple[SpazzumazzGame, Outcome]]:
+    """A club night's games by the same players in a row, all or none: one finishing order
+    per game, a minute apart from ``played_at`` (now by default) so their order is kept."""
+    if not isinstance(finish_orders, list) or not finish_orders:
+        raise ValidationError({"finish_orders": _("Give at least one finishing order.")})
+    if len(finish_orders) > 50:
+        raise ValidationError({"finish_orders": _("At most 50 games at once.")})
+    start = played_at or timezone.now() - timedelta(minutes=len(finish_orders) - 1)
+    recorded = []
+    for n, order in enumerate(finish_orders):
+        try:
+            recorded.append(
+                record_spazzumazz_game(
+                    club=club,
+                    players=players,
+                    by=by,
+                    finish_order=order,
+                    played_at=start + timedelta(minutes=n),
+                )
+            )
+        except ValidationError as error:
+            if hasattr(error, "error_dict") and "finish_order" in error.error_dict:
+                raise ValidationError(
+                    {
+                        "finish_orders": _("Game %(n)s: %(problem)s")
+                        % {"n": n + 1, "problem": " ".join(error.message_dict["finish_order"])}
+                    }
+                ) from error
+            raise
+    return recorded
+
+
+def recent_tables(club: Club, player: Player | None = None, *, limit: int = 6):
+    """The tables (players in turn order) of the club's latest games, most recent first,
+    each once; those where ``player`` sat first. For quick entry: one tap picks a table."""
+    games = SpazzumazzGame.objects.filter(club=club).order_by("-played_at", "-pk")
+    if player is not None:
+        games = games.filter(places__player=player)
+    ids = list(games.values_list("pk", flat=True)[:60])
+    places = (
+        SpazzumazzPlace.objects.filter(game_id__in=ids, player__merged_into__isnull=True)
+        .select_related("player")
+        .order_by("game_id", "turn")
+    )
+    by_game: dict[int, list[Player]] = {}
+    for place in places:
+        by_game.setdefault(place.game_id, []).append(place.player)
+    tables, seen = [], set()
+    for pk in ids:
+        table = by_game.get(pk, [])
+        key = tuple(p.pk for p in table)
+        if len(table) >= 2 and key not in seen:
+            seen.add(key)
+            tables.append(table)
+        if len(tables) == limit:
+            break
+    return tables

@@ -15,6 +15,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
 from clubs.models import Club
+from matches import boards
 from matches.models import Outcome, OutcomeStatus, PlayerRating, RatingChange
 from matches.models.sputo import TournamentMatch
 from matches.sputo import bracket
@@ -144,6 +145,8 @@ def update_sputo_ratings(club_id: int, player_ids: list[int] | None = None) -> s
         if not player_ids and start == len(rated) == len(outcomes):
             return "up to date"
         changed = recompute(club_id, rated=rated, start=start)
+        # The boards' pages (leaderboards, player pages) cached for the club are out of date.
+        transaction.on_commit(lambda: boards.bump(club_id))
         return f"recomputed {changed} matches from #{start + 1}"
 
 

@@ -1,0 +1,233 @@
+"""The boards' API, for every game: a club's leaderboards, a player's ratings with their
+history, and a player's head to head (``/api/v1/clubs/{slug}/leaderboards/{game}/``,
+``/api/v1/players/{id}/ratings/``, ``/api/v1/players/{id}/head-to-head/``).
+
+Read by whoever may see the club (public clubs: everyone; private ones: their members),
+through the same access check as the pages; the same providers as the leaderboard page.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs.access import access_club
+from clubs.models import Game, Player
+from matches import boards
+from matches.models import PlayerRating, RatingChange, SpazzumazzHeadToHead
+from matches.spazzumazz.api import SEASON, season_param
+
+
+def min_games_param(request) -> int:
+    raw = request.query_params.get("min_games", "")
+    if raw == "":
+        return 0
+    if not raw.isdigit() or len(raw) > 6:
+        raise serializers.ValidationError({"min_games": [_("A whole number of games, 0 or more.")]})
+    return int(raw)
+
+
+class ColumnSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    kind = serializers.CharField()
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    title = serializers.CharField()
+    note = serializers.CharField()
+    season = serializers.IntegerField(allow_null=True)
+    min_games = serializers.IntegerField()
+    unit = serializers.CharField()
+    columns = ColumnSerializer(many=True)
+    rows = serializers.ListField(
+        child=serializers.DictField(),
+        help_text=gettext_lazy(
+            "One object per player: player (id), name, provisional, and a value per column key."
+        ),
+    )
+
+
+class LeaderboardView(APIView):
+    """A club's leaderboard for one game, per season or all time (sorted as the game sorts
+    it by default; ``ordering=<column>``, or ``-<column>`` for the highest first)."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("game", str, OpenApiParameter.PATH, enum=Game.values),
+            SEASON,
+            OpenApiParameter(
+                "min_games", int, description=gettext_lazy("At least this many games.")
+            ),
+            OpenApiParameter(
+                "ordering", str, description=gettext_lazy("A column key, - first to reverse.")
+            ),
+        ],
+        responses=LeaderboardSerializer,
+    )
+    def get(self, request, slug, game):
+        club = access_club(request.user, slug).club
+        if game not in Game.values:
+            raise NotFound(_("Unknown game."))
+        provider = boards.leaderboard_providers().get(game)
+        season = season_param(request, club)
+        min_games = min_games_param(request)
+        # A game whose feature has no provider (yet) has an empty board, as one without data.
+        board = provider(club, season=season, min_games=min_games) if provider else None
+        ordering = request.query_params.get("ordering") or ""
+        rows = []
+        if board is not None:
+            key = ordering.lstrip("-") or None
+            descending = None if not ordering else ordering.startswith("-")
+            if key is not None and key not in {c.key for c in board.columns}:
+                raise serializers.ValidationError({"ordering": [_("No such column.")]})
+            rows = [
+                {k: boards.as_json(v) for k, v in row.items()}
+                for row in board.sorted_rows(key, descending=descending)
+            ]
+        return Response(
+            LeaderboardSerializer(
+                {
+                    "game": game,
+                    "title": board.title if board else Game(game).label,
+                    "note": board.note if board else "",
+                    "season": season.pk if season else None,
+                    "min_games": min_games,
+                    "unit": board.unit if board else "",
+                    "columns": [
+                        {"key": c.key, "label": str(c.label), "kind": c.kind}
+                        for c in (board.columns if board else [])
+                    ],
+                    "rows": rows,
+                }
+            ).data
+        )
+
+
+def visible_player(request, pk) -> Player:
+    return get_object_or_404(Player.objects.visible_to(request.user).select_related("club"), pk=pk)
+
+
+class RatingPointSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    display = serializers.FloatField()
+    delta = serializers.FloatField()
+
+
+class GameRatingSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    volatility = serializers.FloatField(allow_null=True)
+    display = serializers.FloatField(help_text=gettext_lazy("The conservative figure shown."))
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+    history = RatingPointSerializer(many=True)
+
+
+class PlayerRatingsSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    ratings = GameRatingSerializer(many=True)
+
+
+class PlayerRatingsView(APIView):
+    """A player's ratings (Sputo's Glicko-2, Spazz'u'mazz's OpenSkill) with their history,
+    oldest first; ``?game=`` for one game."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, enum=Game.values)],
+        responses=PlayerRatingsSerializer,
+    )
+    def get(self, request, pk):
+        player = visible_player(request, pk)
+        game = request.query_params.get("game")
+        ratings = PlayerRating.objects.filter(player=player).order_by("game")
+        changes = RatingChange.objects.filter(player=player).order_by("game", "sequence")
+        if game:
+            if game not in Game.values:
+                raise serializers.ValidationError({"game": [_("Unknown game.")]})
+            ratings, changes = ratings.filter(game=game), changes.filter(game=game)
+        history: dict[str, list] = {}
+        for change in changes:
+            history.setdefault(change.game, []).append(change)
+        return Response(
+            PlayerRatingsSerializer(
+                {
+                    "player": player.pk,
+                    "ratings": [
+                        {
+                            "game": r.game,
+                            "mu": r.mu,
+                            "sigma": r.sigma,
+                            "volatility": r.volatility,
+                            "display": r.display,
+                            "games": r.games,
+                            "provisional": r.provisional,
+                            "history": history.get(r.game, []),
+                        }
+                        for r in ratings
+                    ],
+                }
+            ).data
+        )
+
+
+class OpponentSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    games = serializers.IntegerField(help_text=gettext_lazy("Games played together."))
+    behind = serializers.IntegerField(
+        help_text=gettext_lazy("How often this player finished behind the opponent.")
+    )
+    ahead = serializers.IntegerField()
+
+
+class HeadToHeadSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    game = serializers.CharField()
+    season = serializers.IntegerField(allow_null=True)
+    opponents = OpponentSerializer(many=True)
+
+
+class HeadToHeadView(APIView):
+    """A player's Spazz'u'mazz head to head: for each player met, the games shared and how
+    often this player finished behind them; most games first."""
+
+    @extend_schema(parameters=[SEASON], responses=HeadToHeadSerializer)
+    def get(self, request, pk):
+        player = visible_player(request, pk)
+        season = season_param(request, player.club)
+        rows = (
+            SpazzumazzHeadToHead.objects.filter(player=player, season=season)
+            .select_related("opponent")
+            .order_by("-games", "opponent__display_name")
+        )
+        return Response(
+            HeadToHeadSerializer(
+                {
+                    "player": player.pk,
+                    "game": Game.SPAZZUMAZZ,
+                    "season": season.pk if season else None,
+                    "opponents": [
+                        {
+                            "player": r.opponent_id,
+                            "name": r.opponent.display_name,
+                            "games": r.games,
+                            "behind": r.behind,
+                            "ahead": r.games - r.behind,
+                        }
+                        for r in rows
+                    ],
+                }
+            ).data
+        )

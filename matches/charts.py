@@ -1,0 +1,101 @@
+"""Small server-rendered SVG line charts (the player page's rating, idiot rate and running
+balance), drawn by the template ``matches/chart.html``: a ``viewBox`` that scales to any
+width (390 px phones included), a title and a description for screen readers, and the same
+figures as a table under a disclosure, as the text alternative.
+
+A provider builds one with :func:`line_chart` and puts it in its section's context; the
+section's template includes ``matches/chart.html`` with ``chart=...``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils import formats
+
+WIDTH, HEIGHT = 320, 140
+LEFT, RIGHT, TOP, BOTTOM = 34, 6, 8, 18
+MAX_POINTS = 120
+
+
+@dataclass(frozen=True)
+class Chart:
+    id: str
+    title: str
+    description: str
+    path: str  # the line's SVG path
+    area: str  # the same line closed down to the zero line (or the bottom)
+    zero_y: float | None  # where 0 is, if it is in range
+    y_labels: list[tuple[float, str]]  # (y position, label)
+    x_labels: list[tuple[float, str]]
+    last: tuple[float, float] | None  # the last point, marked
+    rows: list[tuple[str, str]]  # the text alternative: (x label, value)
+    width: int = WIDTH
+    height: int = HEIGHT
+
+
+def _thin(points: list, limit: int = MAX_POINTS) -> list:
+    """At most ``limit`` points, evenly spaced, always keeping the last."""
+    if len(points) <= limit:
+        return points
+    step = (len(points) - 1) / (limit - 1)
+    return [points[round(i * step)] for i in range(limit)]
+
+
+def _fmt(value: float, digits: int) -> str:
+    return formats.number_format(value, digits)
+
+
+def line_chart(
+    chart_id: str,
+    points: list[tuple[str, float]],
+    *,
+    title: str,
+    description: str,
+    digits: int = 1,
+    percent: bool = False,
+    y_range: tuple[float, float] | None = None,
+) -> Chart | None:
+    """A chart of ``points`` ((x label, value), in order); None for fewer than two points.
+
+    ``percent`` shows values (fractions) as percentages; ``y_range`` fixes the y axis.
+    """
+    if len(points) < 2:
+        return None
+    shown = _thin(points)
+    values = [v for _label, v in shown]
+    low, high = y_range if y_range else (min(values), max(values))
+    if high - low < 1e-9:
+        low, high = low - 1, high + 1
+    inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return LEFT + inner_w * i / (len(shown) - 1)
+
+    def y(v: float) -> float:
+        return TOP + inner_h * (high - v) / (high - low)
+
+    def label(v: float) -> str:
+        return f"{_fmt(v * 100, 0)}%" if percent else _fmt(v, digits)
+
+    coords = [(round(x(i), 1), round(y(v), 1)) for i, v in enumerate(values)]
+    path = "M" + " L".join(f"{cx},{cy}" for cx, cy in coords)
+    zero_y = round(y(0), 1) if low <= 0 <= high else None
+    base = zero_y if zero_y is not None else TOP + inner_h
+    area = f"{path} L{coords[-1][0]},{base} L{coords[0][0]},{base} Z"
+    middle = (low + high) / 2
+    y_labels = [(round(y(v), 1), label(v)) for v in (high, middle, low)]
+    x_labels = [(LEFT, shown[0][0]), (WIDTH - RIGHT, shown[-1][0])]
+    rows = [(lab, label(v)) for lab, v in points]
+    return Chart(
+        id=chart_id,
+        title=title,
+        description=description,
+        path=path,
+        area=area,
+        zero_y=zero_y,
+        y_labels=y_labels,
+        x_labels=x_labels,
+        last=coords[-1],
+        rows=rows[-60:],
+    )

@@ -1,0 +1,407 @@
+"""Spazz'u'mazz's API: ``/api/v1/spazzumazz-games/`` (list, create, read, the result cycle's
+steps) and the club's idiot statistics, ``/api/v1/clubs/{slug}/idiot-stats/``.
+
+The same services and the same access check as the pages: lists hold what the user may
+see, an object of a club they may not see is a 404, a step they may not take a 403, the
+wrong moment a 409.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_filters import rest_framework as filters
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs.access import access_club
+from clubs.api import ClubSlugField
+from clubs.models import Season
+from matches import outcomes
+from matches.models import OutcomeStatus, SpazzumazzGame, SpazzumazzPlace
+from matches.spazzumazz import boards
+from matches.spazzumazz.services import (
+    players_of,
+    record_spazzumazz_batch,
+    record_spazzumazz_game,
+)
+
+# --- Serializers -------------------------------------------------------------------------------
+
+
+OUTCOMES_SHOWN = (OutcomeStatus.CONFIRMED, OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED)
+
+
+class SpazzumazzGameSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    players = serializers.SerializerMethodField(
+        help_text=gettext_lazy("The players' ids in turn order.")
+    )
+    finish_order = serializers.SerializerMethodField(
+        help_text=gettext_lazy(
+            "The players' ids in the order they went out, the idiot last: of the result in "
+            "force, else of the report waiting; null without either."
+        )
+    )
+    idiot = serializers.SerializerMethodField()
+    status = serializers.SerializerMethodField(
+        help_text=gettext_lazy(
+            "The latest result's state: reported, disputed, confirmed, ... (null: none yet)."
+        )
+    )
+    full_log = serializers.SerializerMethodField(
+        help_text=gettext_lazy("Whether the result came with the full turn log.")
+    )
+    house_rules_version = serializers.IntegerField(
+        source="house_rules.version", read_only=True, allow_null=True, default=None
+    )
+
+    class Meta:
+        model = SpazzumazzGame
+        fields = [
+            "id",
+            "club",
+            "season",
+            "played_at",
+            "players",
+            "finish_order",
+            "idiot",
+            "status",
+            "full_log",
+            "house_rules_version",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+    def _latest(self, game):
+        found = [o for o in game.outcomes.all() if o.status != OutcomeStatus.WITHDRAWN]
+        in_force = [o for o in found if o.status == OutcomeStatus.CONFIRMED]
+        return (in_force or found or [None])[-1]
+
+    def get_players(self, game) -> list[int]:
+        return [p.player_id for p in sorted(game.places.all(), key=lambda p: p.turn)]
+
+    def get_finish_order(self, game) -> list[int] | None:
+        latest = self._latest(game)
+        if latest is None or latest.status not in OUTCOMES_SHOWN:
+            return None
+        return latest.payload["finish_order"]
+
+    def get_idiot(self, game) -> int | None:
+        order = self.get_finish_order(game)
+        return order[-1] if order else None
+
+    def get_status(self, game) -> str | None:
+        latest = self._latest(game)
+        return latest.status if latest else None
+
+    def get_full_log(self, game) -> bool | None:
+        latest = self._latest(game)
+        return bool(latest.payload.get("log")) if latest else None
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class ClubSlug(ClubSlugField):
+    """A club named by slug (one the requesting user may see)."""
+
+
+class IdList(serializers.ListField):
+    child = serializers.IntegerField(min_value=1)
+
+
+class SpazzumazzGameCreateSerializer(serializers.Serializer):
+    club = ClubSlug()
+    played_at = serializers.DateTimeField(required=False)
+    players = IdList(
+        min_length=2, max_length=20, help_text=gettext_lazy("Player ids in turn order.")
+    )
+    finish_order = IdList(
+        required=False,
+        help_text=gettext_lazy("Player ids in the order they went out, the idiot last."),
+    )
+    record = serializers.DictField(
+        required=False,
+        help_text=gettext_lazy(
+            "The full record (a turn log) instead of the finishing order: the rules engine "
+            "checks it, and the finishing order comes from it."
+        ),
+    )
+
+    def validate(self, data):
+        if ("finish_order" in data) == ("record" in data):
+            raise serializers.ValidationError(
+                {"finish_order": [_("Give either the finishing order or a record.")]}
+            )
+        return data
+
+
+class SpazzumazzBatchSerializer(serializers.Serializer):
+    club = ClubSlug()
+    played_at = serializers.DateTimeField(
+        required=False, help_text=gettext_lazy("When the first game was played.")
+    )
+    players = IdList(min_length=2, max_length=20)
+    finish_orders = serializers.ListField(
+        child=IdList(), min_length=1, max_length=50, help_text=gettext_lazy("One per game.")
+    )
+
+
+class SpazzumazzReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000)
+
+
+class SpazzumazzCorrectSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000)
+    finish_order = IdList(required=False)
+    record = serializers.DictField(required=False)
+
+    def validate(self, data):
+        if ("finish_order" in data) == ("record" in data):
+            raise serializers.ValidationError(
+                {"finish_order": [_("Give either the finishing order or a record.")]}
+            )
+        return data
+
+
+class SpazzumazzDecideSerializer(serializers.Serializer):
+    uphold = serializers.BooleanField()
+    finish_order = IdList(
+        required=False, help_text=gettext_lazy("The result to put in force instead.")
+    )
+    note = serializers.CharField(max_length=1000, required=False, allow_blank=True)
+
+
+# --- The games ---------------------------------------------------------------------------------
+
+
+class SpazzumazzGameFilter(filters.FilterSet):
+    club__slug = filters.CharFilter(field_name="club__slug")
+    season = filters.NumberFilter(field_name="season_id")
+    player = filters.NumberFilter(method="filter_player", label=gettext_lazy("Player id"))
+
+    class Meta:
+        model = SpazzumazzGame
+        fields = ["club__slug", "season", "player"]
+
+    def filter_player(self, queryset, name, value):
+        return queryset.filter(
+            pk__in=SpazzumazzPlace.objects.filter(player_id=value).values("game_id")
+        )
+
+
+def _payload(data: dict) -> dict:
+    if "record" in data:
+        return {"record": data["record"]}
+    return {"finish_order": data["finish_order"]}
+
+
+class SpazzumazzGameViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Spazz'u'mazz games. A player of the game reports a result for another to confirm; a
+    scorer's or an admin's entry is in force at once. Corrections and voids need a scorer."""
+
+    queryset = SpazzumazzGame.objects.none()  # the schema's model; get_queryset filters
+    serializer_class = SpazzumazzGameSerializer
+    filterset_class = SpazzumazzGameFilter
+    ordering_fields = ["played_at", "created_at"]
+    search_fields: list[str] = []
+
+    def get_queryset(self):
+        return (
+            SpazzumazzGame.objects.visible_to(self.request.user)
+            .select_related("club", "house_rules")
+            .prefetch_related(
+                Prefetch("places", queryset=SpazzumazzPlace.objects.order_by("turn")),
+                "outcomes",
+            )
+        )
+
+    def _show(self, game, code=status.HTTP_200_OK):
+        game = self.get_queryset().get(pk=game.pk)
+        return Response(self.get_serializer(game).data, status=code)
+
+    @extend_schema(
+        request=SpazzumazzGameCreateSerializer, responses={201: SpazzumazzGameSerializer}
+    )
+    def create(self, request, *args, **kwargs):
+        """Record a game and its result (finishing order, or the full turn log)."""
+        data = SpazzumazzGameCreateSerializer(data=request.data, context={"request": request})
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        club = values["club"]
+        game, _outcome = record_spazzumazz_game(
+            club=club,
+            players=players_of(club, values["players"]),
+            by=request.user,
+            played_at=values.get("played_at"),
+            **{k: v for k, v in _payload(values).items()},
+        )
+        return self._show(game, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=SpazzumazzBatchSerializer, responses={201: SpazzumazzGameSerializer(many=True)}
+    )
+    @action(detail=False, methods=["post"])
+    def batch(self, request):
+        """Several games by the same players in a row (a club night): all or none."""
+        data = SpazzumazzBatchSerializer(data=request.data, context={"request": request})
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        club = values["club"]
+        recorded = record_spazzumazz_batch(
+            club=club,
+            players=players_of(club, values["players"]),
+            by=request.user,
+            finish_orders=values["finish_orders"],
+            played_at=values.get("played_at"),
+        )
+        games = self.get_queryset().filter(pk__in=[g.pk for g, _o in recorded])
+        return Response(
+            self.get_serializer(games.order_by("played_at", "pk"), many=True).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+    @extend_schema(request=None, responses=SpazzumazzGameSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        """Confirm the reported result: another player of the game, a scorer or an admin."""
+        game = self.get_object()
+        outcomes.confirm_outcome(subject=game, by=request.user)
+        return self._show(game)
+
+    @extend_schema(request=SpazzumazzReasonSerializer, responses=SpazzumazzGameSerializer)
+    @action(detail=True, methods=["post"])
+    def dispute(self, request, pk=None):
+        """Dispute the reported result (with a reason); a scorer or an admin decides."""
+        game = self.get_object()
+        data = SpazzumazzReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        outcomes.dispute_outcome(
+            subject=game, by=request.user, reason=data.validated_data["reason"]
+        )
+        return self._show(game)
+
+    @extend_schema(request=SpazzumazzDecideSerializer, responses=SpazzumazzGameSerializer)
+    @action(detail=True, methods=["post"])
+    def decide(self, request, pk=None):
+        """Decide a dispute (scorers): uphold the report, or reject it (and enter a result)."""
+        game = self.get_object()
+        data = SpazzumazzDecideSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        outcomes.decide_outcome(
+            subject=game,
+            by=request.user,
+            uphold=values["uphold"],
+            payload={"finish_order": values["finish_order"]} if "finish_order" in values else None,
+            note=values.get("note", ""),
+        )
+        return self._show(game)
+
+    @extend_schema(request=None, responses=SpazzumazzGameSerializer)
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, pk=None):
+        """The reporter takes back a report nobody has confirmed yet."""
+        game = self.get_object()
+        outcomes.withdraw_outcome(subject=game, by=request.user)
+        return self._show(game)
+
+    @extend_schema(request=SpazzumazzCorrectSerializer, responses=SpazzumazzGameSerializer)
+    @action(detail=True, methods=["post"])
+    def correct(self, request, pk=None):
+        """Correct the result in force (scorers and admins); the old one is kept."""
+        game = self.get_object()
+        data = SpazzumazzCorrectSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        outcomes.correct_outcome(
+            subject=game,
+            by=request.user,
+            reason=data.validated_data["reason"],
+            payload=_payload(data.validated_data),
+        )
+        return self._show(game)
+
+    @extend_schema(request=SpazzumazzReasonSerializer, responses=SpazzumazzGameSerializer)
+    @action(detail=True, methods=["post"])
+    def void(self, request, pk=None):
+        """Void the result in force (scorers and admins): the game no longer counts."""
+        game = self.get_object()
+        data = SpazzumazzReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        outcomes.void_outcome(subject=game, by=request.user, reason=data.validated_data["reason"])
+        return self._show(game)
+
+
+def register(router) -> None:
+    router.register("spazzumazz-games", SpazzumazzGameViewSet, basename="spazzumazz-game")
+
+
+# --- The club's idiot statistics -----------------------------------------------------------------
+
+
+def season_param(request, club) -> Season | None:
+    """``?season=<id>``: one of the club's seasons (a 400 naming ``season`` otherwise)."""
+    raw = request.query_params.get("season")
+    if raw in (None, ""):
+        return None
+    season = club.seasons.filter(pk=int(raw)).first() if raw.isdigit() and len(raw) < 19 else None
+    if season is None:
+        raise serializers.ValidationError({"season": [_("No such season in this club.")]})
+    return season
+
+
+SEASON = OpenApiParameter(
+    "season", int, description=gettext_lazy("A season's id; all time without it.")
+)
+
+
+class GameNameSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    since = serializers.DateField(help_text=gettext_lazy("When the title last changed hands."))
+
+
+class IdiotRowSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    games = serializers.IntegerField()
+    idiot = serializers.IntegerField(help_text=gettext_lazy("Times the idiot."))
+    idiot_rate = serializers.FloatField()
+    average_place = serializers.FloatField(
+        help_text=gettext_lazy(
+            "The average finishing place, normalised: 0 always out first, 1 always the idiot."
+        )
+    )
+    current_streak = serializers.IntegerField()
+    longest_streak = serializers.IntegerField()
+
+
+class IdiotStatsSerializer(serializers.Serializer):
+    game_name = GameNameSerializer(allow_null=True)
+    players = IdiotRowSerializer(many=True)
+
+
+class IdiotStatsView(APIView):
+    """The club's idiot statistics per player, and who its game is named after."""
+
+    @extend_schema(parameters=[SEASON], responses=IdiotStatsSerializer)
+    def get(self, request, slug):
+        club = access_club(request.user, slug).club
+        season = season_param(request, club)
+        return Response(
+            IdiotStatsSerializer(
+                {
+                    "game_name": boards.game_name(club, season),
+                    "players": boards.idiot_stats(club, season),
+                }
+            ).data
+        )

@@ -1,0 +1,312 @@
+"""Spazz'u'mazz on the pages people open on Saturday (``matches/boards.py``'s protocol):
+the leaderboard, the player page's section, the club night's section; and the reads the
+API shares with them (the idiot statistics and the game's name). All read precomputed rows
+(``matches/spazzumazz/stats.py``) in a constant number of queries."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubs.models import Club, Player, Season
+from matches.boards import (
+    Column,
+    Leaderboard,
+    PlayerSection,
+    ReportSection,
+    night_bounds,
+    night_of,
+)
+from matches.charts import line_chart
+from matches.models import (
+    PlayerRating,
+    RatingChange,
+    SpazzumazzGame,
+    SpazzumazzHeadToHead,
+    SpazzumazzPlace,
+    SpazzumazzStats,
+    SpazzumazzTitle,
+)
+from matches.spazzumazz.stats import GAME
+
+HISTORY_PAGE = 15
+
+
+# --- The reads the API shares ------------------------------------------------------------------
+
+
+def game_name(club: Club, season: Season | None = None) -> dict | None:
+    """Who the club's game is named after now: ``{"player", "name", "since"}`` or None."""
+    title = (
+        SpazzumazzTitle.objects.filter(club=club, season=season, until__isnull=True)
+        .select_related("player")
+        .first()
+    )
+    if title is None:
+        return None
+    return {
+        "player": title.player_id,
+        "name": title.player.display_name,
+        "since": night_of(title.since),  # the club night it changed hands
+    }
+
+
+def title_history(club: Club, season: Season | None = None, *, limit: int = 10) -> list:
+    return list(
+        SpazzumazzTitle.objects.filter(club=club, season=season)
+        .select_related("player")
+        .order_by("-since")[:limit]
+    )
+
+
+def idiot_stats(club: Club, season: Season | None = None, *, min_games: int = 0) -> list[dict]:
+    """Every player's idiot statistics in the scope, the highest idiot rate first."""
+    rows = (
+        SpazzumazzStats.objects.filter(club=club, season=season, games__gte=max(min_games, 1))
+        .select_related("player")
+        .order_by("-idiot_rate", "-games", "player__display_name")
+    )
+    return [
+        {
+            "player": s.player_id,
+            "name": s.player.display_name,
+            "games": s.games,
+            "idiot": s.idiot,
+            "idiot_rate": s.idiot_rate,
+            "average_place": s.average_place,
+            "current_streak": s.current_streak,
+            "longest_streak": s.longest_streak,
+        }
+        for s in rows
+    ]
+
+
+def game_title(name: str) -> str:
+    """The club's game, named after a player: "Gioco di Pino" / "Pino's game"."""
+    return _("%(name)s's game") % {"name": name}
+
+
+# --- The leaderboard ---------------------------------------------------------------------------
+
+COLUMNS = [
+    Column("idiot_rate", gettext_lazy("Idiot rate"), "rate"),
+    Column("games", gettext_lazy("Games"), "int"),
+    Column("idiot", gettext_lazy("Idiot"), "int", help=gettext_lazy("Times the idiot")),
+    Column(
+        "average_place",
+        gettext_lazy("Avg. place"),
+        "rate",
+        help=gettext_lazy("0%: always out first; 100%: always the idiot"),
+    ),
+    Column(
+        "longest_streak", gettext_lazy("Streak"), "int", help=gettext_lazy("Longest idiot streak")
+    ),
+    Column(
+        "rating",
+        gettext_lazy("Rating"),
+        "rating",
+        help=gettext_lazy("OpenSkill rating: mu - 3 sigma"),
+    ),
+]
+
+
+def leaderboard(club: Club, *, season: Season | None = None, min_games: int = 0):
+    """``LEADERBOARDS["spazzumazz"]``: two queries."""
+    rows = idiot_stats(club, season, min_games=min_games)
+    if not rows:
+        return None
+    ratings = {
+        r.player_id: r
+        for r in PlayerRating.objects.filter(club=club, game=GAME).only(
+            "player_id", "display", "provisional"
+        )
+    }
+    for row in rows:
+        rating = ratings.get(row["player"])
+        row["rating"] = round(rating.display, 1) if rating else None
+        row["provisional"] = rating.provisional if rating else True
+    name = game_name(club, season)
+    return Leaderboard(
+        game=GAME,
+        title="Spazz'u'mazz",
+        columns=COLUMNS,
+        rows=rows,
+        default_sort="idiot_rate",
+        note=(
+            _("The game is called %(title)s since %(since)s.")
+            % {
+                "title": game_title(name["name"]),
+                "since": formats.date_format(name["since"], "SHORT_DATE_FORMAT"),
+            }
+            if name
+            else ""
+        ),
+    )
+
+
+# --- The player page ---------------------------------------------------------------------------
+
+
+def _history(player: Player, season: Season | None, page: int):
+    """A page of the player's games with a result, each with its players in finishing order."""
+    places = (
+        SpazzumazzPlace.objects.filter(player=player, place__isnull=False)
+        .select_related("game")
+        .order_by("-game__played_at", "-game_id")
+    )
+    if season is not None:
+        places = places.filter(game__season=season)
+    paginator = Paginator(places, HISTORY_PAGE)
+    current = paginator.get_page(page)
+    games = SpazzumazzGame.objects.filter(pk__in=[p.game_id for p in current]).prefetch_related(
+        Prefetch(
+            "places",
+            queryset=SpazzumazzPlace.objects.filter(place__isnull=False)
+            .select_related("player")
+            .order_by("place"),
+        )
+    )
+    by_id = {g.pk: g for g in games}
+    rows = []
+    for place in current:
+        game = by_id[place.game_id]
+        order = list(game.places.all())
+        rows.append(
+            {
+                "game": game,
+                "place": place.place,
+                "size": len(order),
+                "idiot": place.place == len(order),
+                "order": [p.player for p in order],
+            }
+        )
+    return current, rows
+
+
+def _charts(player: Player):
+    changes = list(
+        RatingChange.objects.filter(player=player, game=GAME)
+        .order_by("sequence")
+        .values_list("at", "display")
+    )
+    # The idiot rate after each game, from the same places as the statistics.
+    places = (
+        SpazzumazzPlace.objects.filter(player=player, place__isnull=False)
+        .order_by("game__played_at", "game_id")
+        .values_list("game__played_at", "place", "game__size")
+    )
+    rate_points, games, idiots = [], 0, 0
+    for at, place, size in places:
+        games += 1
+        idiots += place == size
+        rate_points.append((at, idiots / games))
+
+    def day(at) -> str:
+        return formats.date_format(timezone.localtime(at), "SHORT_DATE_FORMAT")
+
+    rating = line_chart(
+        f"spazzumazz-rating-{player.pk}",
+        [(day(at), value) for at, value in changes],
+        title=_("Spazz'u'mazz rating over time"),
+        description=_("%(name)s's conservative OpenSkill rating after each game, %(n)s games.")
+        % {"name": player.display_name, "n": len(changes)},
+    )
+    idiot_rate = line_chart(
+        f"spazzumazz-idiot-rate-{player.pk}",
+        [(day(at), value) for at, value in rate_points],
+        title=_("Idiot rate over time"),
+        description=_("%(name)s's idiot rate after each game, %(n)s games.")
+        % {"name": player.display_name, "n": len(rate_points)},
+        percent=True,
+        y_range=(0.0, 1.0),
+    )
+    return [c for c in (rating, idiot_rate) if c is not None]
+
+
+def player_section(player: Player, *, season: Season | None = None, page: int = 1):
+    """``PLAYER_SECTIONS``: statistics, rating, head to head, charts and history."""
+    scoped = {
+        s.season_id: s
+        for s in SpazzumazzStats.objects.filter(player=player).filter(
+            season__in=[season] if season is not None else []
+        )
+        | SpazzumazzStats.objects.filter(player=player, season__isnull=True)
+    }
+    overall = scoped.get(None)
+    if overall is None:
+        return None
+    rating = PlayerRating.objects.filter(player=player, game=GAME).first()
+    head_to_head = (
+        SpazzumazzHeadToHead.objects.filter(player=player, season=season)
+        .select_related("opponent")
+        .order_by("-games", "opponent__display_name")[:12]
+    )
+    current, history = _history(player, season, page)
+    return PlayerSection(
+        game=GAME,
+        title="Spazz'u'mazz",
+        template="matches/spazzumazz/player_section.html",
+        context={
+            "overall": overall,
+            "in_season": scoped.get(season.pk) if season is not None else None,
+            "season": season,
+            "rating": rating,
+            "head_to_head": [
+                {
+                    "opponent": h.opponent,
+                    "games": h.games,
+                    "behind": h.behind,
+                    "ahead": h.games - h.behind,
+                }
+                for h in head_to_head
+            ],
+            "charts": _charts(player),
+            "history": history,
+            "page": current,
+            "titles": list(
+                SpazzumazzTitle.objects.filter(player=player, season__isnull=True).order_by(
+                    "-since"
+                )[:5]
+            ),
+        },
+    )
+
+
+# --- The club night ----------------------------------------------------------------------------
+
+
+def club_night_section(club: Club, *, day):
+    """``CLUB_NIGHT_SECTIONS``: the night's games and who was the idiot."""
+    start, end = night_bounds(day)
+    games = list(
+        SpazzumazzGame.objects.filter(
+            club=club, played_at__gte=start, played_at__lt=end, places__place__isnull=False
+        )
+        .distinct()
+        .order_by("played_at", "pk")
+        .prefetch_related(
+            Prefetch(
+                "places",
+                queryset=SpazzumazzPlace.objects.select_related("player").order_by("place"),
+            )
+        )
+    )
+    if not games:
+        return None
+    idiots: dict[str, int] = {}
+    rows = []
+    for game in games:
+        order = [p.player for p in game.places.all()]
+        idiots[order[-1].display_name] = idiots.get(order[-1].display_name, 0) + 1
+        rows.append({"game": game, "order": order, "idiot": order[-1]})
+    tally = sorted(idiots.items(), key=lambda item: (-item[1], item[0]))
+    return ReportSection(
+        game=GAME,
+        title="Spazz'u'mazz",
+        template="matches/spazzumazz/night_section.html",
+        text_template="matches/spazzumazz/night_section.txt",
+        context={"games": rows, "idiots": tally, "name": game_name(club)},
+    )

@@ -1,0 +1,14 @@
+"""The boards' pages, for every game (``matches/views.py``)."""
+
+from django.urls import path
+
+from matches import views
+
+app_name = "boards"
+
+urlpatterns = [
+    path("clubs/<slug:slug>/leaderboards/", views.leaderboards, name="leaderboards"),
+    path("clubs/<slug:slug>/players/<int:player_id>/", views.player_page, name="player"),
+    path("clubs/<slug:slug>/nights/", views.nights, name="nights"),
+    path("clubs/<slug:slug>/nights/<str:day>/", views.night, name="night"),
+]

@@ -1,0 +1,313 @@
+"""The pages people open on Saturday, for every game: the club's leaderboards, a player's
+page and the end-of-evening report. Each game fills them through ``matches/boards.py``'s
+providers; a game without a provider, or without data, shows no section.
+
+The leaderboards and the player page are cached per club (the key holds the club's board
+version, bumped by the games' tasks when a result changes their rows); what is cached is
+the games' sections, never anything of the person looking.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import date, timedelta
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import F
+from django.db.models.functions import TruncDate
+from django.http import Http404, HttpResponse, QueryDict
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from clubs.access import club_page
+from clubs.models import Player
+from matches import boards
+from matches.models import GameRecord
+
+CACHE_SECONDS = 24 * 60 * 60
+BOARD_ROWS = 50  # rows of a game's leaderboard before "show all"
+
+
+def _season(request, club):
+    raw = request.GET.get("season", "")
+    seasons = list(club.seasons.all())
+    if raw.isdigit():
+        for season in seasons:
+            if season.pk == int(raw):
+                return season, seasons
+    return None, seasons
+
+
+def _int(request, name: str, default: int, *, most: int = 10**6) -> int:
+    raw = request.GET.get(name, "")
+    return min(int(raw), most) if raw.isdigit() and len(raw) < 8 else default
+
+
+def _params(**values) -> QueryDict:
+    """The query string the cached fragments link with (only what is in their cache key)."""
+    params = QueryDict(mutable=True)
+    for name, value in values.items():
+        if value:
+            params[name] = getattr(value, "pk", value)
+    return params
+
+
+def _cached(key: str, build) -> str:
+    """HTML our own templates rendered (and escaped), from the cache or built now."""
+    found = cache.get(key)
+    if found is None:
+        found = str(build())
+        cache.set(key, found, CACHE_SECONDS)
+    return mark_safe(found)  # noqa: S308 - rendered by our templates, escaped there
+
+
+# --- Whole pages for anonymous visitors ------------------------------------------------------
+#
+# What the public sees of a public club's boards is the same for every anonymous visitor:
+# such a page is cached whole (for a few minutes, and under the club's board version), with a
+# hole where each visitor's CSRF token goes (the language form). The access check still runs
+# on every request: a club made private is a 404 at once. (A report waiting for its
+# confirmation changes no board version: the public may see it a few minutes late.)
+
+CSRF_HOLE = "csrf-hole-8c1f2e"
+WHOLE_PAGE_SECONDS = 5 * 60
+
+
+def whole_page_for_anonymous(view):
+    @wraps(view)
+    def wrapper(request, access, *args, **kwargs):
+        if (
+            request.user.is_authenticated
+            or request.method != "GET"
+            or "messages" in request.COOKIES
+            or settings.SESSION_COOKIE_NAME in request.COOKIES
+        ):
+            return view(request, access, *args, **kwargs)
+        path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:32]
+        club_id = access.club.pk
+        key = f"boards:page:{club_id}:{translation.get_language()}:{path}"
+        # One round trip: the club's board version and the page, stored with the version it
+        # was rendered under (an older one is out of date).
+        found = cache.get_many([boards.version_key(club_id), key])
+        version = found.get(boards.version_key(club_id)) or boards.version(club_id)
+        stored = found.get(key)
+        html = stored[1] if stored and stored[0] == version else None
+        if html is None:
+            request.csrf_hole = True
+            response = view(request, access, *args, **kwargs)
+            if response.status_code != 200:
+                return response
+            html = response.content.decode()
+            cache.set(key, (version, html), WHOLE_PAGE_SECONDS)
+        return HttpResponse(html.replace(CSRF_HOLE, get_token(request)))
+
+    return wrapper
+
+
+def csrf_hole(request) -> dict:
+    """The CSRF token of a page cached whole: a hole, filled in per visitor."""
+    return {"csrf_token": CSRF_HOLE} if getattr(request, "csrf_hole", False) else {}
+
+
+@club_page()
+@whole_page_for_anonymous
+def leaderboards(request, access):
+    """Every game's leaderboard: per season or all time, sortable, a minimum of games."""
+    club = access.club
+    season, seasons = _season(request, club)
+    min_games = _int(request, "min_games", 0, most=10_000)
+    sort = request.GET.get("sort", "")  # "<game>.<column>"
+    descending = request.GET.get("dir") != "asc"
+    everyone = request.GET.get("all", "")[:20]  # the game whose every row is shown
+    key = ":".join(
+        str(part)
+        for part in (
+            "boards:leaderboards",
+            club.pk,
+            boards.version(club.pk),
+            translation.get_language(),
+            season.pk if season else "all",
+            min_games,
+            sort[:60],
+            descending,
+            everyone,
+        )
+    )
+
+    def build() -> str:
+        sections = []
+        for game, provider in boards.leaderboard_providers().items():
+            board = provider(club, season=season, min_games=min_games)
+            if board is None:
+                continue
+            sorted_game, _dot, column = sort.partition(".")
+            mine = sorted_game == game
+            key = column if mine else None
+            rows = board.sorted_rows(key, descending=descending if mine else None)
+            current = key if key in {c.key for c in board.columns if c.sortable} else None
+            shown = rows if everyone == game else rows[:BOARD_ROWS]
+            sections.append(
+                {
+                    "board": board,
+                    "rows": shown,
+                    "hidden": len(rows) - len(shown),
+                    "sorted_by": current or board.default_sort,
+                    "descending": (descending if current else board.descending),
+                }
+            )
+        return render_to_string(
+            "matches/leaderboard_sections.html",
+            {
+                "club": club,
+                "sections": sections,
+                "season": season,
+                "min_games": min_games,
+                "params": _params(
+                    season=season,
+                    min_games=min_games,
+                    sort=sort[:60],
+                    dir="desc" if descending else "asc",
+                ),
+            },
+        )
+
+    return render(
+        request,
+        "matches/leaderboards.html",
+        {
+            "club": club,
+            "access": access,
+            "season": season,
+            "seasons": seasons,
+            "min_games": min_games,
+            "sections_html": _cached(key, build),
+            **csrf_hole(request),
+        },
+    )
+
+
+@club_page()
+@whole_page_for_anonymous
+def player_page(request, access, player_id: int):
+    """One player's page: every game's section (history, statistics, charts)."""
+    club = access.club
+    player = get_object_or_404(Player, club=club, pk=player_id)
+    if player.merged_into_id is not None:
+        return redirect("boards:player", slug=club.slug, player_id=player.merged_into_id)
+    season, seasons = _season(request, club)
+    only = request.GET.get("game", "")
+    page = _int(request, "page", 1)
+    key = ":".join(
+        str(part)
+        for part in (
+            "boards:player",
+            club.pk,
+            boards.version(club.pk),
+            translation.get_language(),
+            player.pk,
+            season.pk if season else "all",
+            only[:20],
+            page,
+        )
+    )
+
+    def build() -> str:
+        sections = []
+        for provider in boards.player_section_providers():
+            section = provider(player, season=season, page=page if only else 1)
+            if section is None or (only and section.game != only):
+                continue
+            sections.append(
+                render_to_string(
+                    section.template,
+                    {
+                        **section.context,
+                        "section": section,
+                        "club": club,
+                        "player": player,
+                        "season": season,
+                    },
+                )
+            )
+        return "".join(sections)
+
+    return render(
+        request,
+        "matches/player.html",
+        {
+            "club": club,
+            "access": access,
+            "player": player,
+            "season": season,
+            "seasons": seasons,
+            "only": only,
+            "sections_html": _cached(key, build),
+            **csrf_hole(request),
+        },
+    )
+
+
+def _nights(club, *, limit: int = 30) -> list[date]:
+    """The club nights with results in force, latest first (any game's records)."""
+    shift = timedelta(hours=boards.NIGHT_STARTS_AT.hour, minutes=boards.NIGHT_STARTS_AT.minute)
+    return list(
+        GameRecord.objects.filter(club=club)
+        .in_force()
+        .annotate(night=TruncDate(F("played_at") - shift, tzinfo=timezone.get_current_timezone()))
+        .values_list("night", flat=True)
+        .distinct()
+        .order_by("-night")[:limit]
+    )
+
+
+def night_sections(club, day: date) -> list:
+    """Every game's section of the club night ``day`` (none: nothing was played)."""
+    return [
+        section
+        for provider in boards.club_night_providers()
+        if (section := provider(club, day=day)) is not None
+    ]
+
+
+def render_section(section, *, text: bool = False, **context) -> str:
+    """A report section's HTML (or its plain text, for the e-mail)."""
+    template = section.text_template if text else section.template
+    return render_to_string(template, {**section.context, "section": section, **context})
+
+
+@club_page()
+def nights(request, access):
+    club = access.club
+    subscribed = (
+        request.user.is_authenticated
+        and club.memberships.filter(user=request.user, night_report=True).exists()
+    )
+    return render(
+        request,
+        "matches/nights.html",
+        {"club": club, "access": access, "nights": _nights(club), "subscribed": subscribed},
+    )
+
+
+@club_page()
+def night(request, access, day: str):
+    club = access.club
+    try:
+        when = date.fromisoformat(day)
+    except ValueError as error:
+        raise Http404(_("No such club night.")) from error
+    sections = [
+        (section, render_section(section, club=club, day=when))
+        for section in night_sections(club, when)
+    ]
+    return render(
+        request,
+        "matches/night.html",
+        {"club": club, "access": access, "day": when, "sections": sections},
+    )
