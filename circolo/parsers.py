@@ -9,6 +9,9 @@ plain dict, what is missing takes the model's default and what is blank is check
 same as in JSON. A key given twice becomes a list (which a scalar field refuses).
 """
 
+import io
+
+from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, parsers
 
@@ -35,8 +38,24 @@ class FormParser(parsers.FormParser):
 
 
 class MultiPartParser(parsers.MultiPartParser):
-    """``multipart/form-data``, read like a JSON object of strings (files stay files)."""
+    """``multipart/form-data``, read like a JSON object of strings (files stay files).
+
+    A part without its ``Content-Disposition`` header is malformed: a 400, where Django's
+    parser would skip it and a PATCH would quietly change nothing.
+    """
 
     def parse(self, stream, media_type=None, parser_context=None):
-        parsed = super().parse(stream, media_type, parser_context)
+        raw = stream.read() if stream is not None else b""
+        _type, params = parse_header_parameters(media_type or "")
+        boundary = params.get("boundary", "").encode("ascii", "replace")
+        if boundary and raw:
+            for part in raw.split(b"--" + boundary)[1:]:
+                if part.startswith(b"--"):
+                    break  # the closing delimiter
+                head, blank, _body = part.partition(b"\r\n\r\n")
+                if not blank or b"content-disposition" not in head.lower():
+                    raise exceptions.ParseError(
+                        _("Multipart form parse error: a part has no name.")
+                    )
+        parsed = super().parse(io.BytesIO(raw), media_type, parser_context)
         return parsers.DataAndFiles(as_plain_dict(parsed.data), parsed.files)

@@ -172,14 +172,20 @@ def remove_guest(*, player: Player) -> None:
 # --- Seasons ---------------------------------------------------------------------------------
 
 
-def _season_problems(club: Club, *, name: str, start, end, exclude=None) -> dict:
+def _season_problems(
+    club: Club, *, name: str, start, end, exclude=None, one_date_kept: bool = False
+) -> dict:
     """Each field's problem, as a ``ValidationError`` with its code: a name or dates that
-    clash with another season are a conflict."""
+    clash with another season are a conflict, and so is a new date on the wrong side of
+    the date the season keeps (``one_date_kept``)."""
     problems: dict[str, ValidationError] = {}
     if not name:
         problems["name"] = ValidationError(_("A season needs a name."), code="required")
     if start and end and end < start:
-        problems["end"] = ValidationError(_("A season cannot end before it starts."))
+        problems["end"] = ValidationError(
+            _("A season cannot end before it starts."),
+            code="conflict" if one_date_kept else "invalid",
+        )
     others = club.seasons.exclude(pk=exclude.pk) if exclude else club.seasons.all()
     if name and others.filter(name=name).exists():
         problems["name"] = ValidationError(
@@ -200,12 +206,17 @@ def _season_problems(club: Club, *, name: str, start, end, exclude=None) -> dict
     return problems
 
 
-def _save_season(season: Season, *, name: str, start, end) -> Season:
+def _save_season(season: Season, *, name: str, start, end, one_date_kept=False) -> Season:
     # One season change at a time per club: the overlap check reads what the lock protects.
     Club.objects.select_for_update().get(pk=season.club_id)
     name = " ".join(str(name).split())
     problems = _season_problems(
-        season.club, name=name, start=start, end=end, exclude=season if season.pk else None
+        season.club,
+        name=name,
+        start=start,
+        end=end,
+        exclude=season if season.pk else None,
+        one_date_kept=one_date_kept,
     )
     if problems:
         raise ValidationError(problems)
@@ -232,6 +243,7 @@ def update_season(*, season: Season, name: str | None = None, start=None, end=No
         name=season.name if name is None else name,
         start=start or season.start,
         end=end or season.end,
+        one_date_kept=(start is None) != (end is None),
     )
 
 
@@ -353,7 +365,7 @@ def create_invitation(
         claim = _("Only a guest of this club can be claimed.")
         if player.club_id == club.pk:  # a member (or merged): the player is not a guest now
             raise conflict("player", claim)
-        raise ValidationError({"player": claim})
+        raise not_found("player", _("No such player in this club."))
     if player is not None and max_uses != 1:
         raise ValidationError({"max_uses": _("An invitation to claim a guest can be used once.")})
     invitation.full_clean()

@@ -19,7 +19,8 @@ primary-key relation
 text, choices, a slug       a string                               (always a string)
 ==========================  =====================================  ============================
 
-``null`` is left to DRF (allowed where the field allows it); nested objects and lists too.
+``null`` is left to DRF (allowed where the field allows it; in a form, an empty value or
+``null`` is null for such a field); nested objects and lists too.
 A value of the wrong kind is a 400 naming the field. Every serializer that reads API
 input derives from the mixin (``StrictSerializer``, ``StrictModelSerializer``);
 ``tests/test_api_contract.py`` checks that every API view's input serializer does.
@@ -37,6 +38,9 @@ DATE_TIME = re.compile(
 )
 FORM_INTEGER = re.compile(r"-?[0-9]+")
 BOOLEAN_WORDS = {"true": True, "false": False}
+# A form cannot send JSON's null: an empty value or the word null stands for it, where a
+# field may be null.
+FORM_NULLS = {"", "null"}
 
 
 def decimal_pattern(field: serializers.DecimalField) -> str | None:
@@ -63,12 +67,14 @@ def problem_with(field, value, *, form: bool) -> str | None:
     if value is None or isinstance(field, serializers.Serializer | serializers.ListSerializer):
         return None
     if isinstance(field, serializers.BooleanField):
-        if (form and value in BOOLEAN_WORDS) or (not form and isinstance(value, bool)):
+        if (form and _is_text(value) and value in BOOLEAN_WORDS) or (
+            not form and isinstance(value, bool)
+        ):
             return None
         return _("Must be true or false.")
     if isinstance(field, serializers.IntegerField | relations.PrimaryKeyRelatedField):
-        if form and _is_text(value) and (FORM_INTEGER.fullmatch(value) or value == ""):
-            return None  # "" is null for a relation, and refused by DRF for a number
+        if form and _is_text(value) and FORM_INTEGER.fullmatch(value):
+            return None
         if not form and isinstance(value, int) and not isinstance(value, bool):
             return None
         return _("A whole number is required.")
@@ -104,6 +110,9 @@ class StrictInputMixin:
             for field in self._writable_fields:
                 if field.source == "*" or field.field_name not in data:
                     continue
+                value = data[field.field_name]
+                if form and field.allow_null and _is_text(value) and value in FORM_NULLS:
+                    data = {**data, field.field_name: None}
                 problem = problem_with(field, data[field.field_name], form=form)
                 if problem:
                     errors[field.field_name] = [problem]
