@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from clubs.errors import conflict, not_found
 from clubs.merge import merge_players
 from clubs.models import Club, HouseRuleSet, Invitation, Membership, Player, Role, Season
+from clubs.rule_errors import rules_validation_error
 from rules.errors import RulesError
 from rules.house_rules import as_dict, parse_house_rules
 
@@ -308,7 +309,7 @@ def update_house_rules(*, club: Club, game: str, values: dict, by=None) -> House
         rules = as_dict(parse_house_rules(game, values))
     except RulesError as error:
         field = str(error.at or "rules").removeprefix("house_rules.")
-        raise ValidationError({field: [error.message]}) from error
+        raise rules_validation_error(error, field=field) from error
     for name, highest in HOUSE_RULE_LIMITS.items():
         value = rules.get(name)
         if isinstance(value, int) and value > highest:
