@@ -333,7 +333,7 @@ def house_rules_action(game: str):
     request, response = _house_rules_serializers(game)
     json_only = [p for p in api_settings.DEFAULT_PARSER_CLASSES if "json" in p.media_type]
 
-    def view(self, request, slug=None):
+    def view(self, request, slug=None, format=None):  # noqa: A002 - DRF's format suffix
         return self.house_rules(request, game)
 
     view.__name__ = f"house_rules_{game}"
