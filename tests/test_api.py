@@ -362,10 +362,18 @@ def test_a_season_that_ends_before_it_starts_is_a_400_naming_end(people, admin):
     season = Season.objects.create(
         club=people["club"], name="Primavera", start="2025-04-01", end="2025-06-30"
     )
+    body = {"start": "2025-07-01", "end": "2025-06-01"}
+    assert list(errors_of(admin.patch(f"/api/v1/seasons/{season.pk}/", body))) == ["end"]
+
+
+def test_one_new_date_on_the_wrong_side_of_the_kept_one_is_a_409_naming_end(people, admin):
+    season = Season.objects.create(
+        club=people["club"], name="Primavera", start="2025-04-01", end="2025-06-30"
+    )
     response = admin.patch(f"/api/v1/seasons/{season.pk}/", {"end": "2025-03-01"}, format="json")
-    assert list(errors_of(response)) == ["end"]
+    assert list(errors_of(response, 409)) == ["end"]
     response = admin.patch(f"/api/v1/seasons/{season.pk}/", {"start": "2025-07-01"}, format="json")
-    assert list(errors_of(response)) == ["end"]
+    assert list(errors_of(response, 409)) == ["end"]
 
 
 def test_a_one_day_season_is_fine(admin):
