@@ -140,6 +140,11 @@ class ObtainAuthToken(authtoken_views.ObtainAuthToken):
         try:
             serializer.is_valid(raise_exception=True)
         except exceptions.ValidationError as error:
+            if getattr(request, "axes_locked_out", False):
+                # django-axes marks the DRF request, which its middleware does not see.
+                raise exceptions.Throttled(
+                    detail=_("Too many failed logins: try again later.")
+                ) from None
             refusal = error.detail.get("non_field_errors", [None])[0]
             if getattr(refusal, "code", None) == "authorization":  # the credentials are wrong
                 raise exceptions.AuthenticationFailed(refusal) from None

@@ -16,7 +16,7 @@ class ApiRequestMiddleware:
     - a NUL character in a query parameter (its name or a value) is a 400 naming the
       parameter, before any view sees it (the databases cannot store one, and no filter or
       search means one);
-    - an error that no API view answered is JSON like every other API error: a URL that
+    - a client error that no API view answered is JSON like every other API error: a URL that
       matches no API route is a JSON 404 (an unknown game in ``house-rules/<game>/``, an id
       with a slash in it), never Django's HTML page, and django-axes' lockout of the token
       endpoint a JSON 429. The missing-slash redirect of ``CommonMiddleware`` (listed
@@ -35,7 +35,7 @@ class ApiRequestMiddleware:
                     {_printable(name): [_("Null characters are not allowed.")]}, status=400
                 )
         response = self.get_response(request)
-        if response.status_code >= 400 and not response.get("Content-Type", "").startswith(
+        if 400 <= response.status_code < 500 and not response.get("Content-Type", "").startswith(
             "application/json"
         ):
             return JsonResponse({"detail": self.detail(response)}, status=response.status_code)

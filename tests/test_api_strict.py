@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from clubs import services
 from clubs.models import Club, Invitation
+from tests.conftest import PASSWORD
 
 
 @pytest.fixture
@@ -203,3 +204,17 @@ def test_house_rule_numbers_out_of_bounds_are_a_400_naming_the_rule(admin, game,
 def test_house_rules_are_json_only(admin):
     url = "/api/v1/clubs/circolo-alfa/house-rules/singapore/"
     assert admin.put(url, {"rules": "x"}, format="multipart").status_code == 415
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_too_many_failed_token_requests_are_a_json_429(people):
+    api = APIClient()
+    wrong = {"username": "ada", "password": "wrong-password"}
+    for _ in range(2):
+        assert api.post("/api/v1/auth/token/", wrong, format="json").status_code == 401
+    response = api.post("/api/v1/auth/token/", wrong, format="json")
+    assert response.status_code == 429
+    right = {**wrong, "password": PASSWORD}
+    assert api.post("/api/v1/auth/token/", right, format="json").status_code == 429
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["detail"]
