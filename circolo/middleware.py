@@ -15,7 +15,7 @@ class ApiRequestMiddleware:
 
     - a NUL character in a query parameter (its name or a value) is a 400 naming the
       parameter, before any view sees it (the databases cannot store one, and no filter or
-      search means one);
+      search means one); one in the path is a 404;
     - a client error that no API view answered is JSON like every other API error: a URL that
       matches no API route is a JSON 404 (an unknown game in ``house-rules/<game>/``, an id
       with a slash in it), never Django's HTML page, and django-axes' lockout of the token
@@ -29,6 +29,8 @@ class ApiRequestMiddleware:
     def __call__(self, request):
         if not request.path.startswith(API_PREFIX):
             return self.get_response(request)
+        if "\x00" in request.path:  # names nothing, and no database may be asked for it
+            return JsonResponse({"detail": _("Not found.")}, status=404)
         for name, values in request.GET.lists():
             if "\x00" in name or any("\x00" in value for value in values):
                 return JsonResponse(

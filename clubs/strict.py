@@ -16,7 +16,7 @@ primary-key relation
 ``DecimalField``            a string matching :func:`decimal_pattern` (the schema's pattern)
 ``DateField``               a string ``YYYY-MM-DD``
 ``DateTimeField``           RFC 3339, with an offset (``2025-01-31T20:00:00+01:00``)
-text, choices, a slug       a string                               (always a string)
+text, choices, a slug       a string without NUL                   (a string without NUL)
 ==========================  =====================================  ============================
 
 ``null`` is left to DRF (allowed where the field allows it; in a form, an empty value or
@@ -94,7 +94,10 @@ def problem_with(field, value, *, form: bool) -> str | None:
     if isinstance(
         field, serializers.CharField | serializers.ChoiceField | relations.SlugRelatedField
     ):
-        return None if _is_text(value) else _("Not a valid string.")
+        if not _is_text(value):
+            return _("Not a valid string.")
+        # No database stores a NUL (PostgreSQL refuses it outright): the schema says so too.
+        return _("Null characters are not allowed.") if "\x00" in value else None
     return None
 
 

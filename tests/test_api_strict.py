@@ -104,6 +104,25 @@ def test_an_unknown_game_is_a_json_404_whatever_the_string(admin, game, debug):
             assert set(response.json()) == {"detail"}
 
 
+@pytest.mark.parametrize(
+    "url, body",
+    [
+        ("/api/v1/players/", {"club": "circolo\x00alfa", "display_name": "Nonna Rosa"}),
+        ("/api/v1/players/", {"club": "circolo-alfa", "display_name": "Nonna\x00Rosa"}),
+        ("/api/v1/invitations/accept/", {"token": "abc\x00"}),
+        ("/api/v1/clubs/", {"name": "Circolo", "currency": "EU\x00"}),
+    ],
+)
+def test_a_nul_in_a_body_string_is_a_400_naming_the_field(admin, url, body):
+    field = next(name for name, value in body.items() if "\x00" in value)
+    assert list(errors_of(admin.post(url, body, format="json"))) == [field]
+
+
+@pytest.mark.parametrize("path", ["clubs/a%00b/", "players/%00/", "clubs/a%00b/house-rules/sputo/"])
+def test_a_nul_in_the_path_is_a_json_404(admin, path):
+    assert errors_of(admin.get(f"/api/v1/{path}"), 404) == {"detail": "Non trovato."}
+
+
 def test_a_url_the_api_does_not_know_is_a_json_404(admin):
     response = admin.get("/api/v1/no-such-thing/")
     assert errors_of(response, 404) == {"detail": "Non trovato."}
