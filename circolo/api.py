@@ -1,45 +1,115 @@
-"""API plumbing shared by every app: the error format and the rules-error bridge."""
+"""API plumbing shared by every app: the error format and its status codes.
+
+Every error body has one shape (``circolo.schema.ERROR_SCHEMA`` documents it): an object
+whose ``detail`` says what went wrong when no one field is at fault, or whose keys name the
+fields at fault (``non_field_errors`` for the body as a whole), each with a list of
+messages; a rules-engine error is an object ``{"code", "message", "at"}`` in that list
+(``clubs.rule_errors``).
+
+The status follows from the error codes of a validation error, so that services say what
+happened once, for the pages and the API alike:
+
+- ``not_found`` (and DRF's ``does_not_exist``, a related object named in the body that the
+  user cannot see): **404** when every error is one;
+- ``conflict`` (the request is well-formed but clashes with what is stored: a name
+  already taken, the last admin, an invitation used up): **409** when every error is one;
+  a constraint that caught two requests racing (``IntegrityError``) is a 409 too;
+- anything else: **400**.
+"""
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
-from rest_framework import exceptions, parsers, serializers
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken import views as authtoken_views
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.exceptions import ErrorDetail
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from circolo.parsers import JSONParser
+from circolo.parsers import FormParser, JSONParser, MultiPartParser
+from circolo.schema import ERROR_RESPONSE
 from clubs.errors import Conflict
+from clubs.strict import StrictInputMixin
+
+NOT_FOUND_CODES = frozenset({"not_found", "does_not_exist"})
+CONFLICT_CODES = frozenset({"conflict"})
 
 
-class ConflictError(exceptions.APIException):
-    status_code = 409
+class NotFoundError(exceptions.ValidationError):
+    status_code = status.HTTP_404_NOT_FOUND
+
+
+class ConflictError(exceptions.ValidationError):
+    status_code = status.HTTP_409_CONFLICT
+
+
+def _drf_detail(error: DjangoValidationError):
+    """A Django ``ValidationError`` as DRF's detail, keeping each message's code."""
+
+    def details(errors) -> list[ErrorDetail]:
+        return [
+            ErrorDetail(message, code=one.code or "invalid")
+            for one in errors
+            for message in one.messages
+        ]
+
+    if hasattr(error, "error_dict"):
+        return {field: details(errors) for field, errors in error.error_dict.items()}
+    return {"non_field_errors": details(error.error_list)}
+
+
+def _codes(detail) -> set[str]:
+    if isinstance(detail, dict):
+        return set().union(*(_codes(value) for value in detail.values())) if detail else set()
+    if isinstance(detail, list):
+        return set().union(*(_codes(value) for value in detail)) if detail else set()
+    return {getattr(detail, "code", None) or "invalid"}
+
+
+def with_status(exc: exceptions.ValidationError) -> exceptions.ValidationError:
+    """The validation error as a 404 or a 409 when its codes say so (see the module)."""
+    if type(exc) is not exceptions.ValidationError:
+        return exc
+    codes = _codes(exc.detail)
+    for kind, known in ((NotFoundError, NOT_FOUND_CODES), (ConflictError, CONFLICT_CODES)):
+        if codes and codes <= known:
+            converted = kind.__new__(kind)
+            converted.detail = exc.detail
+            return converted
+    return exc
+
+
+class StateConflict(exceptions.APIException):
+    """A request that comes at the wrong moment (``clubs.errors.Conflict``): 409."""
+
+    status_code = status.HTTP_409_CONFLICT
     default_detail = _("This conflicts with the current state.")
     default_code = "conflict"
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
-    """DRF's handler, plus model/service ``ValidationError`` turned into a 400 naming fields."""
+    """DRF's handler, plus model/service ``ValidationError`` turned into a 400 (404, 409)
+    naming fields."""
     if isinstance(exc, DjangoValidationError):
-        if hasattr(exc, "message_dict"):
-            detail = exc.message_dict
-        else:
-            detail = {"non_field_errors": exc.messages}
-        exc = exceptions.ValidationError(detail=detail)
+        exc = exceptions.ValidationError(detail=_drf_detail(exc))
     elif isinstance(exc, IntegrityError):
         # A constraint caught what validation could not: two requests raced for one name.
-        exc = exceptions.ValidationError(
+        exc = ConflictError(
             {"non_field_errors": [_("This conflicts with a change made at the same moment.")]}
         )
     elif isinstance(exc, Conflict):
-        exc = ConflictError(exc.message)
+        exc = StateConflict(exc.message)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
+    if isinstance(exc, exceptions.ValidationError):
+        exc = with_status(exc)
     return drf_exception_handler(exc, context)
 
 
@@ -47,7 +117,7 @@ def field_error(field: str, message: str) -> serializers.ValidationError:
     return serializers.ValidationError({field: [message]})
 
 
-class TokenRequestSerializer(AuthTokenSerializer):
+class TokenRequestSerializer(StrictInputMixin, AuthTokenSerializer):
     """DRF's token request with the user model's length limit on the username (a longer one
     cannot exist and would overflow django-axes' log of failed logins)."""
 
@@ -55,5 +125,40 @@ class TokenRequestSerializer(AuthTokenSerializer):
 
 
 class ObtainAuthToken(authtoken_views.ObtainAuthToken):
+    """A token for a username and password (the same token each time).
+
+    Credentials that do not log in are a 401, like every failed authentication; a request
+    without them is a 400 naming the field; too many failures lock the username out (a 429,
+    django-axes). Whatever ``Authorization`` header comes along is not looked at.
+    """
+
     serializer_class = TokenRequestSerializer
-    parser_classes = [parsers.FormParser, parsers.MultiPartParser, JSONParser]
+    parser_classes = [FormParser, MultiPartParser, JSONParser]
+    authentication_classes: list = []
+
+    def get_authenticate_header(self, request) -> str:
+        return "Token"
+
+    @extend_schema(
+        responses={
+            200: inline_serializer("Token", {"token": serializers.CharField()}),
+            401: ERROR_RESPONSE,
+            429: ERROR_RESPONSE,
+        }
+    )
+    def post(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        try:
+            serializer.is_valid(raise_exception=True)
+        except exceptions.ValidationError as error:
+            if getattr(request, "axes_locked_out", False):
+                # django-axes marks the DRF request, which its middleware does not see.
+                raise exceptions.Throttled(
+                    detail=_("Too many failed logins: try again later.")
+                ) from None
+            refusal = error.detail.get("non_field_errors", [None])[0]
+            if getattr(refusal, "code", None) == "authorization":  # the credentials are wrong
+                raise exceptions.AuthenticationFailed(refusal) from None
+            raise
+        token, _created = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        return Response({"token": token.key})

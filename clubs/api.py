@@ -1,28 +1,52 @@
 """The clubs' REST API (``/api/v1/``): clubs, players, memberships, seasons, invitations.
 
 Lists hold only what the user may see; an object of a club the user may not see is a 404.
+
+What every viewset gets without asking (``circolo/settings.py``'s ``REST_FRAMEWORK``):
+strict filters (``circolo.filters``), strict page numbers (``circolo.pagination``), form
+bodies read like JSON (``circolo.parsers``), NUL-free query parameters and JSON errors
+(``circolo.middleware``), and an OpenAPI schema with every error response
+(``circolo.schema``). A viewset declares the statuses no rule can guess -- a 409 where a
+service refuses a clash with what is stored -- in ``api_errors``.
 """
+
+import typing
+from dataclasses import MISSING, fields
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from clubs import services
 from clubs.access import ClubAccess, access_club, roles_by_club
-from clubs.models import Club, Game, Invitation, Membership, Player, Role, Season
+from clubs.errors import NOT_FOUND
+from clubs.models import CURRENCY_CODES, Club, Game, Invitation, Membership, Player, Role, Season
+from clubs.strict import StrictModelSerializer, StrictSerializer
+from rules.house_rules import RULES_BY_GAME
 
 # --- Serializers -------------------------------------------------------------------------
 
 
-class ClubSerializer(serializers.ModelSerializer):
+class ClubSerializer(StrictModelSerializer):
     my_role = serializers.SerializerMethodField()
+    currency = serializers.ChoiceField(
+        choices=CURRENCY_CODES,
+        required=False,
+        help_text=Club._meta.get_field("currency").help_text,
+        error_messages={
+            "invalid_choice": gettext_lazy(
+                "{input} is not an ISO 4217 currency code (such as EUR)."
+            )
+        },
+    )
 
     class Meta:
         model = Club
@@ -43,9 +67,6 @@ class ClubSerializer(serializers.ModelSerializer):
         request = self.context.get("request")
         return roles_by_club(request).get(club.pk) if request else None
 
-    def validate_currency(self, value: str) -> str:
-        return value.strip().upper()
-
 
 class ClubSlugField(serializers.SlugRelatedField):
     """A club named by slug, among the clubs the requesting user may see."""
@@ -57,7 +78,7 @@ class ClubSlugField(serializers.SlugRelatedField):
         return Club.objects.visible_to(self.context["request"].user)
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(StrictModelSerializer):
     club = ClubSlugField()
     is_guest = serializers.BooleanField(read_only=True)
     username = serializers.SerializerMethodField(
@@ -82,7 +103,13 @@ class PlayerSerializer(serializers.ModelSerializer):
         return value
 
 
-class MembershipSerializer(serializers.ModelSerializer):
+class PlayerUpdateSerializer(PlayerSerializer):
+    """A player stays in their club: ``club`` is not read from the body of a PUT or PATCH."""
+
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+
+class MembershipSerializer(StrictModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     username = serializers.CharField(source="user.username", read_only=True)
 
@@ -94,7 +121,7 @@ class MembershipSerializer(serializers.ModelSerializer):
         extra_kwargs = {"role": {"required": True}}
 
 
-class SeasonSerializer(serializers.ModelSerializer):
+class SeasonSerializer(StrictModelSerializer):
     """Names, the order of the dates and overlaps are checked by ``services`` (one message
     for the pages and the API)."""
 
@@ -106,6 +133,12 @@ class SeasonSerializer(serializers.ModelSerializer):
         validators: list = []  # the services check the (club, name) constraint, naming `name`
 
 
+class SeasonUpdateSerializer(SeasonSerializer):
+    """A season stays in its club: ``club`` is not read from the body of a PUT or PATCH."""
+
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+
 class VisiblePlayerField(serializers.PrimaryKeyRelatedField):
     """A player named by id, among the clubs the requesting user may see: a player of a
     private club reads as one that does not exist."""
@@ -114,7 +147,7 @@ class VisiblePlayerField(serializers.PrimaryKeyRelatedField):
         return Player.objects.visible_to(self.context["request"].user)
 
 
-class InvitationSerializer(serializers.ModelSerializer):
+class InvitationSerializer(StrictModelSerializer):
     club = ClubSlugField()
     player = VisiblePlayerField(
         required=False, allow_null=True, help_text=Invitation._meta.get_field("player").help_text
@@ -144,11 +177,11 @@ class InvitationSerializer(serializers.ModelSerializer):
         return self.context["request"].build_absolute_uri(invitation.get_absolute_url())
 
 
-class InvitationTokenSerializer(serializers.Serializer):
+class InvitationTokenSerializer(StrictSerializer):
     token = serializers.CharField(max_length=64)
 
 
-class MergeSerializer(serializers.Serializer):
+class MergeSerializer(StrictSerializer):
     into = serializers.IntegerField(
         help_text=gettext_lazy("The id of the player to merge this guest into.")
     )
@@ -203,6 +236,122 @@ class ClubFilter(filters.FilterSet):
         return queryset.of_user(self.request.user) if value else queryset
 
 
+# --- House rules: one operation per game, its body described from the rules engine ---------
+
+
+class RawSchemaSerializer(serializers.Serializer):
+    """A serializer only for the OpenAPI schema: ``schema`` is its component as it stands
+    (for what DRF fields cannot say, such as ``additionalProperties: false``)."""
+
+    schema: typing.ClassVar[dict] = {}
+
+
+class RawSchemaExtension(OpenApiSerializerExtension):
+    target_class = RawSchemaSerializer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        return self.target_class.schema if isinstance(self.target, type) else self.target.schema
+
+    def get_name(self, auto_schema, direction):
+        target = self.target if isinstance(self.target, type) else type(self.target)
+        return target.__name__.removesuffix("Serializer")
+
+
+def house_rule_schema(game: str) -> dict:
+    """A JSON schema of ``game``'s house rules, from the rules engine's settings type: its
+    names, types, choices and defaults, with the bounds ``services`` and the engine enforce
+    (``tests/test_api_house_rules.py`` checks both agree at every bound)."""
+    settings_type = RULES_BY_GAME[game]
+    hints = typing.get_type_hints(settings_type)
+    properties = {}
+    for field in fields(settings_type):
+        hint = hints[field.name]
+        args = typing.get_args(hint)
+        if hint is bool:
+            prop: dict = {"type": "boolean"}
+        elif typing.get_origin(hint) is typing.Literal:
+            prop = {"type": "string", "enum": list(args)}
+        elif hint is int or set(args) == {int, type(None)}:
+            prop = {
+                "type": "integer",
+                "minimum": services.HOUSE_RULE_MINIMUMS[field.name],
+                "maximum": services.HOUSE_RULE_LIMITS[field.name],
+            }
+            if type(None) in args:
+                prop["nullable"] = True
+        else:  # a new kind of house rule: describe it here before it ships
+            raise TypeError(f"no schema for house rule {field.name}: {hint}")
+        if field.default is not MISSING:
+            prop["default"] = field.default
+        properties[field.name] = prop
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+def _house_rules_serializers(game: str):
+    name = "".join(part.title() for part in game.split("_"))
+    rules = house_rule_schema(game)
+    request = type(
+        f"{name}HouseRulesInSerializer",
+        (RawSchemaSerializer,),
+        {
+            "schema": {
+                "type": "object",
+                "description": "New house rules: the rules left out take their defaults.",
+                "properties": {"rules": rules},
+                "required": ["rules"],
+            }
+        },
+    )
+    response = type(
+        f"{name}HouseRulesSerializer",
+        (RawSchemaSerializer,),
+        {
+            "schema": {
+                "type": "object",
+                "properties": {
+                    "game": {"type": "string", "enum": [game]},
+                    "version": {
+                        "type": "integer",
+                        "nullable": True,
+                        "description": "Null while the club plays by the defaults.",
+                    },
+                    "rules": {**rules, "required": list(rules["properties"])}
+                    if rules["properties"]
+                    else rules,
+                },
+                "required": ["game", "version", "rules"],
+            }
+        },
+    )
+    return request, response
+
+
+def house_rules_action(game: str):
+    """GET and PUT ``clubs/<slug>/house-rules/<game>/`` for one game (JSON bodies only: the
+    rules are typed values). An unknown game matches no route: a JSON 404."""
+    request, response = _house_rules_serializers(game)
+    json_only = [p for p in api_settings.DEFAULT_PARSER_CLASSES if "json" in p.media_type]
+
+    def view(self, request, slug=None, format=None):  # noqa: A002 - DRF's format suffix
+        return self.house_rules(request, game)
+
+    view.__name__ = f"house_rules_{game}"
+    view.__doc__ = (
+        f"The club's current house rules for {Game(game).label}; PUT adds a new version (admins)."
+    )
+    view = action(
+        detail=True,
+        methods=["get", "put"],
+        url_path=f"house-rules/{game}",
+        url_name=f"house-rules-{game}",
+        permission_classes=[permissions.IsAuthenticatedOrReadOnly],
+        parser_classes=json_only,
+    )(view)
+    view = extend_schema(methods=["PUT"], request=request, responses=response)(view)
+    return extend_schema(methods=["GET"], responses=response)(view)
+
+
 # --- Viewsets -------------------------------------------------------------------------------
 
 
@@ -229,30 +378,10 @@ class ClubViewSet(ClubAccessMixin, viewsets.ModelViewSet):
             club=serializer.instance, **serializer.validated_data
         )
 
-    @extend_schema(
-        parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH, enum=Game.values)],
-        request=inline_serializer("HouseRulesIn", {"rules": serializers.DictField()}),
-        responses=inline_serializer(
-            "HouseRules",
-            {
-                "game": serializers.CharField(),
-                "version": serializers.IntegerField(allow_null=True),
-                "rules": serializers.DictField(),
-            },
-        ),
-    )
-    @action(
-        detail=True,
-        methods=["get", "put"],
-        url_path=r"house-rules/(?P<game>[^/]+)",
-        permission_classes=[permissions.IsAuthenticatedOrReadOnly],
-    )
-    def house_rules(self, request, slug=None, game=None):
-        """The club's current house rules for a game; PUT adds a new version (admins)."""
-        club = self.get_object()
-        if game not in Game.values:
-            raise NotFound(_("Unknown game."))
-        if request.method == "PUT":  # the admin role was checked by get_object()
+    def house_rules(self, request, game: str):
+        """The club's current house rules for ``game``; PUT adds a new version (admins)."""
+        club = self.get_object()  # a PUT checks the admin role here
+        if request.method == "PUT":
             values = request.data.get("rules") if isinstance(request.data, dict) else None
             try:
                 services.update_house_rules(club=club, game=game, values=values, by=request.user)
@@ -268,6 +397,10 @@ class ClubViewSet(ClubAccessMixin, viewsets.ModelViewSet):
                 "rules": services.house_rules_for(club=club, game=game),
             }
         )
+
+    house_rules_singapore = house_rules_action(Game.SINGAPORE)
+    house_rules_sputo = house_rules_action(Game.SPUTO)
+    house_rules_spazzumazz = house_rules_action(Game.SPAZZUMAZZ)
 
 
 class PlayerViewSet(
@@ -287,9 +420,15 @@ class PlayerViewSet(
     filterset_fields = {"club__slug": ["exact"], "user": ["isnull"]}
     search_fields = ["display_name"]
     ordering_fields = ["display_name", "created_at"]
+    api_errors = {"create": {409}, "update": {409}, "partial_update": {409}, "merge": {409}}
 
     def get_queryset(self):
         return super().get_queryset().active().select_related("club", "user")
+
+    def get_serializer_class(self):
+        if self.action in {"update", "partial_update"}:
+            return PlayerUpdateSerializer
+        return PlayerSerializer
 
     def perform_create(self, serializer):
         club = serializer.validated_data["club"]
@@ -299,15 +438,9 @@ class PlayerViewSet(
         )
 
     def perform_update(self, serializer):
-        player = serializer.instance
-        club = serializer.validated_data.get("club", player.club)
-        if club != player.club:
-            raise serializers.ValidationError(
-                {"club": [_("A player cannot move to another club.")]}
-            )
         if "display_name" in serializer.validated_data:
             services.rename_player(
-                player=player, display_name=serializer.validated_data["display_name"]
+                player=serializer.instance, display_name=serializer.validated_data["display_name"]
             )
 
     @extend_schema(request=MergeSerializer, responses=PlayerSerializer)
@@ -315,11 +448,13 @@ class PlayerViewSet(
     def merge(self, request, pk=None):
         """Merge this guest into another player of the club (admins): all history moves."""
         source = self.get_object()  # checks the admin role
-        data = MergeSerializer(data=request.data)
+        data = MergeSerializer(data=request.data, context=self.get_serializer_context())
         data.is_valid(raise_exception=True)
         target = source.club.players.active().filter(pk=data.validated_data["into"]).first()
         if target is None:
-            raise serializers.ValidationError({"into": [_("No such player in this club.")]})
+            raise serializers.ValidationError(
+                {"into": [_("No such player in this club.")]}, code=NOT_FOUND
+            )
         merged = services.merge_players(source=source, target=target)
         return Response(PlayerSerializer(merged, context=self.get_serializer_context()).data)
 
@@ -340,6 +475,8 @@ class MembershipViewSet(
     permission_classes = [permissions.IsAuthenticated]
     filterset_fields = {"club__slug": ["exact"], "role": ["exact"]}
     ordering_fields = ["joined_at", "role"]
+    # A club keeps at least one admin.
+    api_errors = {"update": {409}, "partial_update": {409}, "destroy": {409}}
 
     def get_queryset(self):
         return super().get_queryset().select_related("club", "user")
@@ -362,9 +499,16 @@ class SeasonViewSet(ClubAccessMixin, viewsets.ModelViewSet):
     serializer_class = SeasonSerializer
     filterset_fields = {"club__slug": ["exact"], "start": ["gte", "lte"], "end": ["gte", "lte"]}
     ordering_fields = ["start", "end", "name"]
+    # Names and dates clash with other seasons; a season with games stays.
+    api_errors = {"create": {409}, "update": {409}, "partial_update": {409}, "destroy": {409}}
 
     def get_queryset(self):
         return super().get_queryset().select_related("club")
+
+    def get_serializer_class(self):
+        if self.action in {"update", "partial_update"}:
+            return SeasonUpdateSerializer
+        return SeasonSerializer
 
     def perform_create(self, serializer):
         data = serializer.validated_data
@@ -375,10 +519,6 @@ class SeasonViewSet(ClubAccessMixin, viewsets.ModelViewSet):
 
     def perform_update(self, serializer):
         data = serializer.validated_data
-        if data.get("club", serializer.instance.club) != serializer.instance.club:
-            raise serializers.ValidationError(
-                {"club": [_("A season cannot move to another club.")]}
-            )
         serializer.instance = services.update_season(
             season=serializer.instance,
             name=data.get("name"),
@@ -405,6 +545,9 @@ class InvitationViewSet(
     serializer_class = InvitationSerializer
     permission_classes = [permissions.IsAuthenticated]
     filterset_fields = {"club__slug": ["exact"], "role": ["exact"]}
+    # A guest to claim who is a member now; an invitation used up, expired or revoked, or
+    # accepted by a member. An unknown token is a 404.
+    api_errors = {"create": {409}, "accept": {404, 409}}
 
     def get_queryset(self):
         return super().get_queryset().select_related("club")
@@ -422,7 +565,7 @@ class InvitationViewSet(
     @action(detail=False, methods=["post"])
     def accept(self, request):
         """Join the invitation's club with the signed-in account."""
-        data = InvitationTokenSerializer(data=request.data)
+        data = InvitationTokenSerializer(data=request.data, context=self.get_serializer_context())
         data.is_valid(raise_exception=True)
         membership = services.accept_invitation(
             token=data.validated_data["token"], user=request.user

@@ -32,6 +32,7 @@ from django.db.models import Count
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
+from clubs.errors import CONFLICT, conflict
 from clubs.merge_policy import Carry, Drop, Move, Policy, Refuse, Revoke
 from clubs.models import Player
 
@@ -141,9 +142,9 @@ def merge_players(*, source: Player, target: Player) -> Player:
     }
     source, target = locked[source.pk], locked[target.pk]
     if not source.is_guest:
-        raise ValidationError({"source": _("Only a guest can be merged into another player.")})
+        raise conflict("source", _("Only a guest can be merged into another player."))
     if source.merged_into_id or target.merged_into_id:
-        raise ValidationError({"source": _("This player has already been merged.")})
+        raise conflict("source", _("This player has already been merged."))
 
     declared = relations()
     undeclared = [r.label for r in declared if r.policy is None]
@@ -158,7 +159,7 @@ def merge_players(*, source: Player, target: Player) -> Player:
         elif isinstance(relation.policy, Move):
             problems.extend(_check_move(relation, source, target))
     if problems:
-        raise ValidationError({"target": problems})
+        raise ValidationError({"target": [ValidationError(p, code=CONFLICT) for p in problems]})
 
     recompute: set[str] = set()
     try:
@@ -179,11 +180,10 @@ def merge_players(*, source: Player, target: Player) -> Player:
     except IntegrityError as error:
         # The checks above ran under the players' locks; a constraint they do not know
         # (a conditional one) can still refuse. Nothing was written.
-        raise ValidationError(
-            {
-                "target": _("%(source)s cannot be merged into %(target)s: %(reason)s")
-                % {**_words(source, target), "reason": str(error).splitlines()[0][:200]}
-            }
+        raise conflict(
+            "target",
+            _("%(source)s cannot be merged into %(target)s: %(reason)s")
+            % {**_words(source, target), "reason": str(error).splitlines()[0][:200]},
         ) from error
     source.merged_into = target
     source.save(update_fields=["merged_into"])

@@ -13,7 +13,7 @@ from decimal import Decimal
 import pycountry
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -38,6 +38,10 @@ def validate_currency(value: str) -> None:
             code="currency",
             params={"value": value},
         )
+
+
+# Every ISO 4217 code, for the API's list of choices (``validate_currency`` checks the same).
+CURRENCY_CODES = sorted(currency.alpha_3 for currency in pycountry.currencies)
 
 
 class Role(models.TextChoices):
@@ -352,6 +356,10 @@ class HouseRuleSet(models.Model):
         return f"{self.club} {self.get_game_display()} v{self.version}"
 
 
+# One link for a whole club night is plenty; a bigger number is a typo.
+MAX_INVITATION_USES = 1_000
+
+
 def _new_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -400,7 +408,9 @@ class Invitation(models.Model):
     )
     emailed_at = models.DateTimeField(_("e-mailed"), null=True, blank=True, editable=False)
     max_uses = models.PositiveIntegerField(
-        _("maximum uses"), default=1, validators=[MinValueValidator(1)]
+        _("maximum uses"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_INVITATION_USES)],
     )
     uses = models.PositiveIntegerField(_("uses"), default=0)
     expires_at = models.DateTimeField(_("expires"), default=_default_expiry)
@@ -429,6 +439,10 @@ class Invitation(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(max_uses__gte=1), name="invitation_max_uses_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(max_uses__lte=MAX_INVITATION_USES),
+                name="invitation_max_uses_bounded",
             ),
         ]
 

@@ -14,6 +14,7 @@ from django.utils.module_loading import import_string
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from clubs.errors import conflict, not_found
 from clubs.merge import merge_players
 from clubs.models import (
     Club,
@@ -26,6 +27,7 @@ from clubs.models import (
     Role,
     Season,
 )
+from clubs.rule_errors import rules_validation_error
 from rules.errors import RulesError
 from rules.house_rules import as_dict, parse_house_rules
 
@@ -105,13 +107,14 @@ def add_member(
     """Make ``user`` a member; ``player``, a guest of the club, becomes theirs (history kept)."""
     if Membership.objects.filter(club=club, user=user).exists():
         raise ValidationError(
-            _("%(user)s is already a member of %(club)s.") % {"user": user, "club": club}
+            _("%(user)s is already a member of %(club)s.") % {"user": user, "club": club},
+            code="conflict",
         )
     membership = Membership.objects.create(club=club, user=user, role=role)
     own = club.players.filter(user=user).first()
     if player is not None:
         if player.club_id != club.pk or not player.is_guest or player.merged_into_id:
-            raise ValidationError({"player": _("Only a guest of this club can be claimed.")})
+            raise conflict("player", _("Only a guest of this club can be claimed."))
         if own is not None:
             merge_players(source=player, target=own)
         else:
@@ -134,7 +137,7 @@ def _player_name(display_name: str) -> str:
 
 
 def _name_taken() -> ValidationError:
-    return ValidationError({"display_name": _("This club already has a player with this name.")})
+    return conflict("display_name", _("This club already has a player with this name."))
 
 
 @transaction.atomic
@@ -154,7 +157,7 @@ def rename_player(*, player: Player, display_name: str) -> Player:
     """A new display name, unique among the club's players (the database enforces it)."""
     name = _player_name(display_name)
     if player.merged_into_id:
-        raise ValidationError({"display_name": _("A merged player cannot be renamed.")})
+        raise conflict("display_name", _("A merged player cannot be renamed."))
     if player.club.players.active().exclude(pk=player.pk).filter(display_name=name).exists():
         raise _name_taken()
     player.display_name = name
@@ -170,55 +173,70 @@ def rename_player(*, player: Player, display_name: str) -> Player:
 def remove_guest(*, player: Player) -> None:
     """Delete a guest who has no history; one with games stays (merge them instead)."""
     if not player.is_guest:
-        raise ValidationError({"player": _("Only a guest can be removed; members leave.")})
+        raise conflict("player", _("Only a guest can be removed; members leave."))
     try:
         with transaction.atomic():
             Invitation.objects.filter(player=player).delete()
             player.delete()
     except RestrictedError as error:
-        raise ValidationError(
-            {
-                "player": _(
-                    "%(name)s has games in the club's history and cannot be removed: "
-                    "merge them into a member instead."
-                )
-                % {"name": player.display_name}
-            }
+        raise conflict(
+            "player",
+            _(
+                "%(name)s has games in the club's history and cannot be removed: "
+                "merge them into a member instead."
+            )
+            % {"name": player.display_name},
         ) from error
 
 
 # --- Seasons ---------------------------------------------------------------------------------
 
 
-def _season_problems(club: Club, *, name: str, start, end, exclude=None) -> dict:
-    problems: dict[str, list[str]] = {}
+def _season_problems(
+    club: Club, *, name: str, start, end, exclude=None, one_date_kept: bool = False
+) -> dict:
+    """Each field's problem, as a ``ValidationError`` with its code: a name or dates that
+    clash with another season are a conflict, and so is a new date on the wrong side of
+    the date the season keeps (``one_date_kept``)."""
+    problems: dict[str, ValidationError] = {}
     if not name:
-        problems["name"] = [_("A season needs a name.")]
+        problems["name"] = ValidationError(_("A season needs a name."), code="required")
     if start and end and end < start:
-        problems["end"] = [_("A season cannot end before it starts.")]
+        problems["end"] = ValidationError(
+            _("A season cannot end before it starts."),
+            code="conflict" if one_date_kept else "invalid",
+        )
     others = club.seasons.exclude(pk=exclude.pk) if exclude else club.seasons.all()
     if name and others.filter(name=name).exists():
-        problems["name"] = [_("This club already has a season with this name.")]
+        problems["name"] = ValidationError(
+            _("This club already has a season with this name."), code="conflict"
+        )
     if start and end and end >= start:
         clash = others.filter(start__lte=end, end__gte=start).first()
         if clash is not None:
-            problems["start"] = [
+            problems["start"] = ValidationError(
                 _("This season overlaps %(season)s (%(start)s to %(end)s).")
                 % {
                     "season": clash.name,
                     "start": formats.date_format(clash.start, "SHORT_DATE_FORMAT"),
                     "end": formats.date_format(clash.end, "SHORT_DATE_FORMAT"),
-                }
-            ]
+                },
+                code="conflict",
+            )
     return problems
 
 
-def _save_season(season: Season, *, name: str, start, end) -> Season:
+def _save_season(season: Season, *, name: str, start, end, one_date_kept=False) -> Season:
     # One season change at a time per club: the overlap check reads what the lock protects.
     Club.objects.select_for_update().get(pk=season.club_id)
     name = " ".join(str(name).split())
     problems = _season_problems(
-        season.club, name=name, start=start, end=end, exclude=season if season.pk else None
+        season.club,
+        name=name,
+        start=start,
+        end=end,
+        exclude=season if season.pk else None,
+        one_date_kept=one_date_kept,
     )
     if problems:
         raise ValidationError(problems)
@@ -227,9 +245,7 @@ def _save_season(season: Season, *, name: str, start, end) -> Season:
         with transaction.atomic():
             season.save()
     except IntegrityError as error:
-        raise ValidationError(
-            {"name": [_("This club already has a season with this name.")]}
-        ) from error
+        raise conflict("name", _("This club already has a season with this name.")) from error
     return season
 
 
@@ -247,6 +263,7 @@ def update_season(*, season: Season, name: str | None = None, start=None, end=No
         name=season.name if name is None else name,
         start=start or season.start,
         end=end or season.end,
+        one_date_kept=(start is None) != (end is None),
     )
 
 
@@ -257,11 +274,10 @@ def delete_season(*, season: Season) -> None:
         with transaction.atomic():
             season.delete()
     except (RestrictedError, ProtectedError) as error:
-        raise ValidationError(
-            {
-                "season": _("%(season)s has games recorded in it and cannot be deleted.")
-                % {"season": season.name}
-            }
+        raise conflict(
+            "season",
+            _("%(season)s has games recorded in it and cannot be deleted.")
+            % {"season": season.name},
         ) from error
 
 
@@ -281,7 +297,7 @@ def _keep_an_admin(club: Club) -> None:
     # Lock every admin row so two admins demoting each other at once cannot both succeed.
     admins = list(Membership.objects.select_for_update().filter(club=club, role=Role.ADMIN))
     if len(admins) <= 1:
-        raise ValidationError({"role": _("A club must keep at least one admin.")})
+        raise conflict("role", _("A club must keep at least one admin."))
 
 
 @transaction.atomic
@@ -296,6 +312,8 @@ def remove_member(*, membership: Membership) -> None:
 
 # The rules engine takes any non-negative cap and minimum; a club's settings stay sensible.
 HOUSE_RULE_LIMITS = {"cap": 1_000_000, "idiot_min_games": 10_000}
+# The least the rules engine accepts (RULES.md; ``rules.house_rules``), for the API schema.
+HOUSE_RULE_MINIMUMS = {"cap": 0, "idiot_min_games": 1}
 
 
 @transaction.atomic
@@ -310,7 +328,7 @@ def update_house_rules(*, club: Club, game: str, values: dict, by=None) -> House
         rules = as_dict(parse_house_rules(game, values))
     except RulesError as error:
         field = str(error.at or "rules").removeprefix("house_rules.")
-        raise ValidationError({field: [error.message]}) from error
+        raise rules_validation_error(error, field=field) from error
     for name, highest in HOUSE_RULE_LIMITS.items():
         value = rules.get(name)
         if isinstance(value, int) and value > highest:
@@ -369,7 +387,10 @@ def create_invitation(
             raise ValidationError({"expires_at": _("An invitation must expire in the future.")})
         invitation.expires_at = expires_at
     if player is not None and (player.club_id != club.pk or not player.is_guest):
-        raise ValidationError({"player": _("Only a guest of this club can be claimed.")})
+        claim = _("Only a guest of this club can be claimed.")
+        if player.club_id == club.pk:  # a member (or merged): the player is not a guest now
+            raise conflict("player", claim)
+        raise not_found("player", _("No such player in this club."))
     if player is not None and max_uses != 1:
         raise ValidationError({"max_uses": _("An invitation to claim a guest can be used once.")})
     invitation.full_clean()
@@ -383,8 +404,10 @@ def create_invitation(
 def accept_invitation(*, token: str, user) -> Membership:
     """``user`` joins the invitation's club; safe against two people using the last use at once."""
     invitation = Invitation.objects.select_for_update().filter(token=token).first()
-    if invitation is None or not invitation.is_usable():
-        raise ValidationError({"token": _("This invitation is not valid any more.")})
+    if invitation is None:
+        raise not_found("token", _("No invitation has this code."))
+    if not invitation.is_usable():
+        raise conflict("token", _("This invitation is not valid any more."))
     membership = add_member(
         club=invitation.club, user=user, role=invitation.role, player=invitation.player
     )
@@ -393,7 +416,7 @@ def accept_invitation(*, token: str, user) -> Membership:
     )
     if updated != 1:
         # Another acceptance took the last use between our read and this write.
-        raise ValidationError({"token": _("This invitation is not valid any more.")})
+        raise conflict("token", _("This invitation is not valid any more."))
     return membership
 
 

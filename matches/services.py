@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, HouseRuleSet, Player
+from clubs.rule_errors import rules_validation_error
 from clubs.services import house_rules_for
 from matches.models import GameRecord, GameSeat
 from rules.check import check_record
@@ -38,8 +39,8 @@ def check_game_record(
     checked = {**record, "house_rules": rules}
     exit_code, result = check_record(checked)
     if exit_code != 0:
-        messages = [f"{e['code']}: {e['message']}" for e in result.get("errors", [])]
-        raise ValidationError({field: messages})
+        # Each engine error in the user's language, with its code, where it is and the cards.
+        raise rules_validation_error(result.get("errors", []), field=field)
     return checked, result, current
 
 

@@ -1,7 +1,9 @@
 """The REST API's behaviour: what each endpoint does with good input, and with bad.
 
 Bad input of any kind (wrong types, missing fields, junk JSON, huge strings, a list where an
-object belongs) is a 400 whose body names the field at fault; never a 500.
+object belongs) is a 400 whose body names the field at fault; never a 500. A body naming an
+object that does not exist (or that the user may not see) is a 404 naming the field; a
+request that clashes with what is stored (a name taken, the last admin) a 409 naming it.
 Who may call what is `test_permissions.py`'s business; here the caller has the right role.
 """
 
@@ -153,22 +155,31 @@ def test_a_scorer_adds_a_guest(people, scorer):
 @pytest.mark.parametrize(
     "body, field",
     [
-        ({"club": "circolo-alfa", "display_name": "Zio Pino"}, "display_name"),
         ({"club": "circolo-alfa", "display_name": ""}, "display_name"),
         ({"club": "circolo-alfa", "display_name": "   "}, "display_name"),
         ({"club": "circolo-alfa", "display_name": HUGE}, "display_name"),
         ({"club": "circolo-alfa", "display_name": ["Zio"]}, "display_name"),
         ({"club": "circolo-alfa"}, "display_name"),
         ({"display_name": "Nonna Rosa"}, "club"),
-        ({"club": "no-such-club", "display_name": "Nonna Rosa"}, "club"),
         ({"club": 42, "display_name": "Nonna Rosa"}, "club"),
         ({"club": ["circolo-alfa"], "display_name": "Nonna Rosa"}, "club"),
         ({"club": {"slug": "circolo-alfa"}, "display_name": "Nonna Rosa"}, "club"),
-        ({"club": HUGE, "display_name": "Nonna Rosa"}, "club"),
     ],
 )
 def test_a_bad_guest_is_a_400_naming_the_field(scorer, body, field):
     assert field in errors_of(scorer.post("/api/v1/players/", body, format="json"))
+
+
+@pytest.mark.parametrize("club", ["no-such-club", "circolo-beta", HUGE])
+def test_a_guest_of_a_club_you_cannot_see_is_a_404_naming_club(scorer, club):
+    body = {"club": club, "display_name": "Nonna Rosa"}
+    assert list(errors_of(scorer.post("/api/v1/players/", body, format="json"), 404)) == ["club"]
+
+
+def test_a_guest_with_a_name_already_in_the_club_is_a_409_naming_it(scorer):
+    body = {"club": "circolo-alfa", "display_name": "Zio Pino"}
+    response = scorer.post("/api/v1/players/", body, format="json")
+    assert list(errors_of(response, 409)) == ["display_name"]
 
 
 def test_an_admin_renames_a_guest(people, admin):
@@ -184,13 +195,13 @@ def test_an_admin_renames_a_guest(people, admin):
 def test_a_guest_cannot_take_a_name_already_in_the_club(people, admin):
     guest = people["guest"]
     response = admin.patch(f"/api/v1/players/{guest.pk}/", {"display_name": "ada"}, format="json")
-    assert "display_name" in errors_of(response)
+    assert "display_name" in errors_of(response, 409)
     response = admin.put(
         f"/api/v1/players/{guest.pk}/",
         {"club": "circolo-alfa", "display_name": "ada"},
         format="json",
     )
-    assert "display_name" in errors_of(response)
+    assert "display_name" in errors_of(response, 409)
 
 
 def test_keeping_ones_own_name_is_not_a_clash(people, admin):
@@ -203,13 +214,15 @@ def test_keeping_ones_own_name_is_not_a_clash(people, admin):
     assert errors_of(response, 200)["display_name"] == "Zio Pino"
 
 
-def test_a_player_cannot_move_to_another_club(people, make_user):
+def test_a_player_stays_in_their_club_whatever_the_body_says(people, make_user):
     ada = people["admin"]
     services.create_club(name="Circolo Due", founder=ada)
     response = as_user(ada).patch(
         f"/api/v1/players/{people['guest'].pk}/", {"club": "circolo-due"}, format="json"
     )
-    assert "club" in errors_of(response)
+    assert errors_of(response, 200)["club"] == "circolo-alfa"
+    people["guest"].refresh_from_db()
+    assert people["guest"].club == people["club"]
 
 
 def test_an_admin_merges_a_guest_into_a_member(people, admin):
@@ -224,33 +237,36 @@ def test_an_admin_merges_a_guest_into_a_member(people, admin):
 
 
 @pytest.mark.parametrize(
-    "into, field",
+    "into, field, status",
     [
-        ("self", "target"),
-        ("member", None),
-        (999_999, "into"),
-        (10**30, "into"),
-        (-1, "into"),
-        ("abc", "into"),
-        ([1], "into"),
-        (None, "into"),
-        (HUGE, "into"),
+        ("self", "target", 400),
+        (999_999, "into", 404),
+        (10**30, "into", 404),
+        (-1, "into", 404),
+        ("abc", "into", 400),
+        ("12", "into", 400),
+        (True, "into", 400),
+        ([1], "into", 400),
+        (None, "into", 400),
+        (HUGE, "into", 400),
     ],
 )
-def test_a_bad_merge_is_a_400_naming_the_field(people, admin, into, field):
+def test_a_bad_merge_is_refused_naming_the_field(people, admin, into, field, status):
     guest = people["guest"]
     if into == "self":
         into = guest.pk
-    if into == "member":
-        # A member is not a guest: the member cannot be merged away.
-        mia = people["club"].players.get(user=people["member"])
-        response = admin.post(f"/api/v1/players/{mia.pk}/merge/", {"into": guest.pk}, format="json")
-        assert "source" in errors_of(response)
-        return
     response = admin.post(f"/api/v1/players/{guest.pk}/merge/", {"into": into}, format="json")
-    assert field in errors_of(response)
+    assert field in errors_of(response, status)
     guest.refresh_from_db()
     assert guest.merged_into is None
+
+
+def test_a_member_cannot_be_merged_away_a_409_naming_source(people, admin):
+    mia = people["club"].players.get(user=people["member"])
+    response = admin.post(
+        f"/api/v1/players/{mia.pk}/merge/", {"into": people["guest"].pk}, format="json"
+    )
+    assert list(errors_of(response, 409)) == ["source"]
 
 
 def test_a_guest_of_another_club_is_not_a_merge_target(people, admin):
@@ -258,7 +274,7 @@ def test_a_guest_of_another_club_is_not_a_merge_target(people, admin):
     response = admin.post(
         f"/api/v1/players/{people['guest'].pk}/merge/", {"into": beta_player.pk}, format="json"
     )
-    assert "into" in errors_of(response)
+    assert "into" in errors_of(response, 404)
 
 
 def test_a_merge_needs_a_body(people, admin):
@@ -288,9 +304,9 @@ def test_an_unknown_role_is_a_400_naming_role(people, admin, role):
 def test_a_club_must_keep_at_least_one_admin(people, admin):
     ada = membership_of(people, "admin")
     response = admin.patch(f"/api/v1/memberships/{ada.pk}/", {"role": "member"}, format="json")
-    assert "role" in errors_of(response)
+    assert "role" in errors_of(response, 409)
     response = admin.delete(f"/api/v1/memberships/{ada.pk}/")
-    assert "role" in errors_of(response)
+    assert "role" in errors_of(response, 409)
     ada.refresh_from_db()
     assert ada.role == Role.ADMIN
 
@@ -346,10 +362,18 @@ def test_a_season_that_ends_before_it_starts_is_a_400_naming_end(people, admin):
     season = Season.objects.create(
         club=people["club"], name="Primavera", start="2025-04-01", end="2025-06-30"
     )
+    body = {"start": "2025-07-01", "end": "2025-06-01"}
+    assert list(errors_of(admin.patch(f"/api/v1/seasons/{season.pk}/", body))) == ["end"]
+
+
+def test_one_new_date_on_the_wrong_side_of_the_kept_one_is_a_409_naming_end(people, admin):
+    season = Season.objects.create(
+        club=people["club"], name="Primavera", start="2025-04-01", end="2025-06-30"
+    )
     response = admin.patch(f"/api/v1/seasons/{season.pk}/", {"end": "2025-03-01"}, format="json")
-    assert list(errors_of(response)) == ["end"]
+    assert list(errors_of(response, 409)) == ["end"]
     response = admin.patch(f"/api/v1/seasons/{season.pk}/", {"start": "2025-07-01"}, format="json")
-    assert list(errors_of(response)) == ["end"]
+    assert list(errors_of(response, 409)) == ["end"]
 
 
 def test_a_one_day_season_is_fine(admin):
@@ -357,17 +381,31 @@ def test_a_one_day_season_is_fine(admin):
     assert response.status_code == 201
 
 
-def test_a_duplicate_season_name_is_a_400_naming_name(people, admin):
+def test_a_duplicate_season_name_is_a_409_naming_name(people, admin):
     admin.post("/api/v1/seasons/", SEASON, format="json")
     response = admin.post(
         "/api/v1/seasons/", {**SEASON, "start": "2026-01-01", "end": "2026-03-31"}, format="json"
     )
-    assert list(errors_of(response)) == ["name"]
+    assert list(errors_of(response, 409)) == ["name"]
     other = Season.objects.create(
         club=people["club"], name="Estate", start="2025-06-01", end="2025-08-31"
     )
     response = admin.patch(f"/api/v1/seasons/{other.pk}/", {"name": "Inverno"}, format="json")
-    assert list(errors_of(response)) == ["name"]
+    assert list(errors_of(response, 409)) == ["name"]
+
+
+def test_overlapping_seasons_are_a_409_naming_start(people, admin):
+    admin.post("/api/v1/seasons/", SEASON, format="json")
+    response = admin.post(
+        "/api/v1/seasons/", {**SEASON, "name": "Altro", "start": "2025-03-01"}, format="json"
+    )
+    assert list(errors_of(response, 409)) == ["start"]
+
+
+def test_a_season_with_a_clash_and_a_bad_date_is_a_400(people, admin):
+    admin.post("/api/v1/seasons/", SEASON, format="json")
+    response = admin.post("/api/v1/seasons/", {**SEASON, "end": "2024-01-01"}, format="json")
+    assert set(errors_of(response)) == {"name", "end"}
 
 
 def test_another_club_may_use_the_same_season_name(people):
@@ -378,7 +416,7 @@ def test_another_club_may_use_the_same_season_name(people):
     assert response.status_code == 201
 
 
-def test_a_season_cannot_move_to_another_club(people):
+def test_a_season_stays_in_its_club_whatever_the_body_says(people):
     ada = people["admin"]
     services.create_club(name="Circolo Due", founder=ada)
     season = Season.objects.create(
@@ -387,7 +425,9 @@ def test_a_season_cannot_move_to_another_club(people):
     response = as_user(ada).patch(
         f"/api/v1/seasons/{season.pk}/", {"club": "circolo-due"}, format="json"
     )
-    assert "club" in errors_of(response)
+    assert errors_of(response, 200)["club"] == "circolo-alfa"
+    season.refresh_from_db()
+    assert season.club == people["club"]
 
 
 @pytest.mark.parametrize(
@@ -397,11 +437,15 @@ def test_a_season_cannot_move_to_another_club(people):
         ({"start": "yesterday"}, "start"),
         ({"start": "99999-01-01"}, "start"),
         ({"start": 20250101}, "start"),
+        ({"start": "20250101"}, "start"),
+        ({"start": "2025-W01-1"}, "start"),
+        ({"start": "2025-1-5"}, "start"),
         ({"start": ["2025-01-01"]}, "start"),
         ({"end": None}, "end"),
         ({"name": ""}, "name"),
         ({"name": HUGE}, "name"),
         ({"name": {"a": 1}}, "name"),
+        ({"name": 2025}, "name"),
         ({"club": None}, "club"),
     ],
 )
@@ -489,7 +533,7 @@ def test_a_revoked_invitation_cannot_be_accepted(people, admin, make_user):
     response = as_user(make_user("nina")).post(
         "/api/v1/invitations/accept/", {"token": invitation.token}, format="json"
     )
-    assert "token" in errors_of(response)
+    assert "token" in errors_of(response, 409)
 
 
 def test_an_expired_invitation_cannot_be_accepted(people, make_user):
@@ -500,7 +544,7 @@ def test_an_expired_invitation_cannot_be_accepted(people, make_user):
     response = as_user(make_user("nina")).post(
         "/api/v1/invitations/accept/", {"token": invitation.token}, format="json"
     )
-    assert "token" in errors_of(response)
+    assert "token" in errors_of(response, 409)
 
 
 def test_a_used_up_invitation_cannot_be_accepted(people, make_user):
@@ -512,54 +556,70 @@ def test_a_used_up_invitation_cannot_be_accepted(people, make_user):
     second = as_user(make_user("nico")).post(
         "/api/v1/invitations/accept/", {"token": invitation.token}, format="json"
     )
-    assert "token" in errors_of(second)
+    assert "token" in errors_of(second, 409)
     assert not Membership.objects.filter(user__username="nico").exists()
 
 
-def test_a_member_accepting_again_is_a_400_and_uses_nothing(people, member):
+def test_a_member_accepting_again_is_a_409_and_uses_nothing(people, member):
     invitation = services.create_invitation(club=people["club"], by=people["admin"])
     response = member.post(
         "/api/v1/invitations/accept/", {"token": invitation.token}, format="json"
     )
-    errors_of(response)
+    assert list(errors_of(response, 409)) == ["non_field_errors"]
     invitation.refresh_from_db()
     assert invitation.uses == 0
 
 
-@pytest.mark.parametrize("token", ["", "no-such-token", HUGE, None, 42, ["a"], {"a": 1}])
+@pytest.mark.parametrize("token", ["", HUGE, None, 42, ["a"], {"a": 1}])
 def test_a_bad_token_is_a_400_naming_token(member, token):
     response = member.post("/api/v1/invitations/accept/", {"token": token}, format="json")
     assert "token" in errors_of(response)
 
 
+def test_an_unknown_token_is_a_404_naming_token(member):
+    response = member.post("/api/v1/invitations/accept/", {"token": "no-such-token"})
+    assert list(errors_of(response, 404)) == ["token"]
+
+
 @pytest.mark.parametrize(
-    "change, field",
+    "change, field, status",
     [
-        ({"role": "owner"}, "role"),
-        ({"role": None}, "role"),
-        ({"max_uses": 0}, "max_uses"),
-        ({"max_uses": -1}, "max_uses"),
-        ({"max_uses": 10**30}, "max_uses"),
-        ({"max_uses": "many"}, "max_uses"),
-        ({"expires_at": "soon"}, "expires_at"),
-        ({"expires_at": 12}, "expires_at"),
-        ({"email": "not-an-address"}, "email"),
-        ({"email": HUGE}, "email"),
-        ({"player": "abc"}, "player"),
-        ({"player": 10**30}, "player"),
-        ({"player": "member"}, "player"),
-        ({"player": "guest", "max_uses": 2}, "max_uses"),
-        ({"club": "circolo-beta"}, "club"),
+        ({"role": "owner"}, "role", 400),
+        ({"role": None}, "role", 400),
+        ({"max_uses": 0}, "max_uses", 400),
+        ({"max_uses": -1}, "max_uses", 400),
+        ({"max_uses": 1001}, "max_uses", 400),
+        ({"max_uses": 10**30}, "max_uses", 400),
+        ({"max_uses": "many"}, "max_uses", 400),
+        ({"max_uses": "5"}, "max_uses", 400),
+        ({"expires_at": "soon"}, "expires_at", 400),
+        ({"expires_at": 12}, "expires_at", 400),
+        ({"expires_at": "2999-01-01T10:00:00"}, "expires_at", 400),
+        ({"expires_at": "2020-01-01T10:00:00Z"}, "expires_at", 400),
+        ({"email": "not-an-address"}, "email", 400),
+        ({"email": HUGE}, "email", 400),
+        ({"player": "abc"}, "player", 400),
+        ({"player": 10**30}, "player", 404),
+        ({"player": "member"}, "player", 409),
+        ({"player": "guest", "max_uses": 2}, "max_uses", 400),
+        ({"club": "circolo-beta"}, "club", 404),
     ],
 )
-def test_a_bad_invitation_is_a_400_naming_the_field(people, admin, change, field):
+def test_a_bad_invitation_is_refused_naming_the_field(people, admin, change, field, status):
     if change.get("player") == "member":
         change = {"player": people["club"].players.get(user=people["member"]).pk}
     elif change.get("player") == "guest":
         change = {**change, "player": people["guest"].pk}
     response = admin.post("/api/v1/invitations/", {"club": "circolo-alfa", **change}, format="json")
-    assert field in errors_of(response)
+    assert field in errors_of(response, status)
     assert not Invitation.objects.exists()
+
+
+def test_an_invitation_may_be_used_up_to_a_thousand_times(admin):
+    body = {"club": "circolo-alfa", "max_uses": 1000, "expires_at": "2999-01-01T10:00:00+01:00"}
+    assert (
+        errors_of(admin.post("/api/v1/invitations/", body, format="json"), 201)["max_uses"] == 1000
+    )
 
 
 # --- House rules -----------------------------------------------------------------------------
@@ -652,6 +712,20 @@ def test_a_token_from_the_token_endpoint_authenticates_requests(people):
     assert errors_of(response, 200)["city"] == "Milano"
 
 
+def test_credentials_that_do_not_log_in_are_a_401(people):
+    body = {"username": "ada", "password": "wrong-password"}
+    response = APIClient().post("/api/v1/auth/token/", body, format="json")
+    assert errors_of(response, 401)["detail"]
+    assert response["WWW-Authenticate"] == "Token"
+
+
+def test_the_token_endpoint_ignores_an_authorization_header(people):
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    body = {"username": "ada", "password": PASSWORD}
+    assert errors_of(api.post("/api/v1/auth/token/", body, format="json"), 200)["token"]
+
+
 def test_asking_for_a_token_twice_gives_the_same_token(people):
     api = APIClient()
     body = {"username": "mia", "password": PASSWORD}
@@ -663,7 +737,6 @@ def test_asking_for_a_token_twice_gives_the_same_token(people):
 @pytest.mark.parametrize(
     "body, field",
     [
-        ({"username": "ada", "password": "wrong-password"}, "non_field_errors"),
         ({"username": "ada"}, "password"),
         ({"password": PASSWORD}, "username"),
         ({"username": HUGE, "password": PASSWORD}, "username"),
@@ -697,7 +770,15 @@ def test_lists_are_paginated(people, admin):
     second = errors_of(admin.get(first["next"]), 200)
     assert len(second["results"]) == total - 50
     assert admin.get("/api/v1/players/?page=99").status_code == 404
-    assert admin.get("/api/v1/players/?page=junk").status_code == 404
+
+
+@pytest.mark.parametrize("page", ["junk", "0", "-1", "", "1.0", "last", "１"])
+def test_a_page_that_is_not_a_page_number_is_a_400_naming_page(admin, page):
+    assert list(errors_of(admin.get("/api/v1/players/", {"page": page}))) == ["page"]
+
+
+def test_a_page_given_twice_is_a_400_naming_page(admin):
+    assert list(errors_of(admin.get("/api/v1/players/?page=1&page=1"))) == ["page"]
 
 
 def test_filters_narrow_the_lists(people, make_user):
@@ -882,7 +963,9 @@ def test_the_openapi_schema_validates(db):
     validate(schema)
     for path in [
         "/api/v1/clubs/",
-        "/api/v1/clubs/{slug}/house-rules/{game}/",
+        "/api/v1/clubs/{slug}/house-rules/singapore/",
+        "/api/v1/clubs/{slug}/house-rules/sputo/",
+        "/api/v1/clubs/{slug}/house-rules/spazzumazz/",
         "/api/v1/players/{id}/merge/",
         "/api/v1/invitations/accept/",
         "/api/v1/auth/token/",
@@ -928,7 +1011,7 @@ def test_login_names_of_players_are_shown_to_members_of_the_club_only(people, wh
     assert all((row["username"] is not None) == sees_usernames for row in members)
 
 
-def test_a_constraint_race_is_a_400_not_a_500(people, admin, monkeypatch):
+def test_a_constraint_race_is_a_409_not_a_500(people, admin, monkeypatch):
     from django.db import IntegrityError
 
     from clubs.models import Season
@@ -942,5 +1025,5 @@ def test_a_constraint_race_is_a_400_not_a_500(people, admin, monkeypatch):
         {"club": people["club"].slug, "name": "2027", "start": "2027-01-01", "end": "2027-12-31"},
         format="json",
     )
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert list(response.json()) == ["name"]

@@ -341,10 +341,42 @@ API = [
         api_write(ADMIN, public=True),
         api_write(ADMIN, public=False),
     ),
+    (
+        "house-rules-sputo",
+        "get",
+        "/api/v1/clubs/{slug}/house-rules/sputo/",
+        None,
+        READ,
+        READ_PRIVATE,
+    ),
+    (
+        "house-rules-sputo-put",
+        "put",
+        "/api/v1/clubs/{slug}/house-rules/sputo/",
+        lambda c: {"rules": {}},
+        api_write(ADMIN, public=True),
+        api_write(ADMIN, public=False),
+    ),
+    (
+        "house-rules-spazzumazz",
+        "get",
+        "/api/v1/clubs/{slug}/house-rules/spazzumazz/",
+        None,
+        READ,
+        READ_PRIVATE,
+    ),
+    (
+        "house-rules-spazzumazz-put",
+        "put",
+        "/api/v1/clubs/{slug}/house-rules/spazzumazz/",
+        lambda c: {"rules": {"idiot_min_games": 5}},
+        api_write(ADMIN, public=True),
+        api_write(ADMIN, public=False),
+    ),
     # Players
     ("players-list", "get", "/api/v1/players/", None, READ, None),
     ("players-retrieve", "get", "/api/v1/players/{guest}/", None, READ, READ_PRIVATE),
-    # A private club the caller cannot see is an unknown club: 400 on `club`, as for a typo.
+    # A private club the caller cannot see is an unknown club: 404 on `club`, as for a typo.
     (
         "players-create",
         "post",
@@ -354,7 +386,7 @@ API = [
             "display_name": "Nuovo Ospite",
         },
         (A, 403, 403, 201, 201),
-        (A, 400, 403, 201, 201),
+        (A, 404, 403, 201, 201),
     ),
     (
         "players-update",
@@ -442,7 +474,7 @@ API = [
             "end": "2025-08-31",
         },
         (A, 403, 403, 403, 201),
-        (A, 400, 403, 403, 201),
+        (A, 404, 403, 403, 201),
     ),
     (
         "seasons-update",
@@ -492,7 +524,7 @@ API = [
             "role": "member",
         },
         (A, 403, 403, 403, 201),
-        (A, 400, 403, 403, 201),
+        (A, 404, 403, 403, 201),
     ),
     (
         "invitations-delete",
@@ -510,14 +542,14 @@ API = [
         NOT_ALLOWED,
         None,
     ),
-    # Whoever holds the token may join; the club's own people are members already.
+    # Whoever holds the token may join; the club's own people are members already (a 409).
     (
         "invitations-accept",
         "post",
         "/api/v1/invitations/accept/",
         lambda c: {"token": c.invitation.token},
-        (A, 201, 400, 400, 400),
-        (A, 201, 400, 400, 400),
+        (A, 201, 409, 409, 409),
+        (A, 201, 409, 409, 409),
     ),
 ]
 
@@ -616,8 +648,8 @@ def test_the_token_endpoint_gives_a_token_for_right_credentials_only(world, role
     api = APIClient()
     if user is None:
         response = api.post("/api/v1/auth/token/", {"username": "nobody", "password": PASSWORD})
-        assert response.status_code == 400
-        assert "non_field_errors" in response.json()
+        assert response.status_code == 401
+        assert "detail" in response.json()
         return
     response = api.post("/api/v1/auth/token/", {"username": user.username, "password": PASSWORD})
     assert response.status_code == 200
@@ -661,7 +693,7 @@ def test_a_private_club_looks_like_a_club_that_does_not_exist_in_the_api(world):
         a, b = api.get(private), api.get(missing)
         assert a.status_code == b.status_code == 404, private
         assert a.json() == b.json()
-    # Naming the private club in a body reads the same as naming no club at all.
+    # Naming the private club in a body reads the same as naming no club at all: a 404.
     for url, body in [
         ("/api/v1/players/", {"display_name": "Spia"}),
         ("/api/v1/seasons/", {"name": "Spia", "start": "2025-01-01", "end": "2025-01-02"}),
@@ -669,7 +701,7 @@ def test_a_private_club_looks_like_a_club_that_does_not_exist_in_the_api(world):
     ]:
         a = api.post(url, {**body, "club": "circolo-gamma"}, format="json")
         b = api.post(url, {**body, "club": "no-such-club"}, format="json")
-        assert a.status_code == b.status_code == 400, url
+        assert a.status_code == b.status_code == 404, url
         assert a.json()["club"] == [
             m.replace("no-such-club", "circolo-gamma") for m in b.json()["club"]
         ]
@@ -681,7 +713,7 @@ def test_an_invitation_cannot_claim_a_player_the_admin_cannot_see(world):
     hidden = world["clubs"]["private"].guest.pk
     a = api.post("/api/v1/invitations/", {"club": "circolo-beta", "player": hidden}, format="json")
     b = api.post("/api/v1/invitations/", {"club": "circolo-beta", "player": 999999}, format="json")
-    assert a.status_code == b.status_code == 400
+    assert a.status_code == b.status_code == 404
     assert a.json()["player"] == [m.replace("999999", str(hidden)) for m in b.json()["player"]]
 
 

@@ -115,7 +115,7 @@ def test_the_api_refuses_an_overlap_naming_the_field_and_deletes_an_empty_season
         "end": "2025-08-31",
     }
     response = api.post("/api/v1/seasons/", body, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert list(response.json()) == ["start"]
     response = api.post("/api/v1/seasons/", {**body, "start": "2025-06-01"}, format="json")
     assert response.status_code == 201

@@ -1,0 +1,173 @@
+"""The OpenAPI schema as the server really behaves: its errors and its input constraints.
+
+``REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"]`` is :class:`AutoSchema`, so every view is
+documented this way without doing anything:
+
+**Error responses**, all with the one error body (:data:`ERROR_SCHEMA`, component
+``Error``; ``circolo.api`` explains the statuses):
+
+- **400** on every operation: a NUL in any query parameter is one on every API request
+  (``circolo.middleware``), and bodies, filters and pages are checked;
+- **401** on every operation of a view that authenticates (credentials that are wrong or
+  expired are refused wherever they are sent; anonymous writes need a login first);
+- **403** on every write of such a view (a role the user lacks, a missing CSRF token);
+- **404** on every operation with a path parameter (what does not exist or may not be
+  seen), on paginated lists (a page past the last), and on operations whose body names
+  another object (a club, a player: one the user cannot see reads as missing);
+- anything more -- **409** above all -- where the view declares it, in its ``api_errors``
+  attribute: ``{action: {status, ...}}`` (viewset action names, such as ``"create"`` or
+  ``"accept"``, or lower-case HTTP methods for plain views)::
+
+      class SeasonViewSet(ClubAccessMixin, viewsets.ModelViewSet):
+          api_errors = {"create": {409}, "update": {409}, "destroy": {409}}
+
+  A response given with ``@extend_schema(responses=...)`` is kept as given.
+
+**Input constraints**, so that what the schema calls valid is accepted and what it calls
+invalid is refused (a schemathesis run checks both, ``tests/test_api_schemathesis.py``):
+
+- every free-text field of a body and every free-text query or path parameter is
+  documented without NUL characters (DRF and the middleware refuse them); a body text
+  field that may not be blank must hold a character other than white space (DRF trims);
+- a decimal field's pattern has at least one digit, and no minus sign when its minimum is 0.
+"""
+
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from drf_spectacular.plumbing import force_instance
+from rest_framework import permissions, relations, serializers
+
+from clubs.strict import decimal_pattern
+
+# The characters Python's str.strip() (and so DRF's trimming) removes, NUL aside.
+WHITE_SPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+NO_NUL = r"^[^\x00]*$"
+NOT_BLANK = rf"^[^\x00]*[^\x00{WHITE_SPACE}][^\x00]*$"
+
+RULE_ERROR_SCHEMA = {
+    "type": "object",
+    "description": "An error of the rules engine: its stable code, a translated message, "
+    "and where it is (a card, a field, an event or turn index).",
+    "properties": {
+        "code": {"type": "string"},
+        "message": {"type": "string"},
+        "at": {"oneOf": [{"type": "string"}, {"type": "integer"}], "nullable": True},
+    },
+    "required": ["code", "message", "at"],
+}
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "What went wrong. `detail` when no one field is at fault; otherwise each "
+    "key names a field or query parameter at fault (`non_field_errors`: the body as a "
+    "whole) with its messages, a rules-engine error being an object with its code.",
+    "properties": {"detail": {"type": "string"}},
+    "additionalProperties": {
+        "type": "array",
+        "items": {"oneOf": [{"type": "string"}, RULE_ERROR_SCHEMA]},
+    },
+}
+
+DESCRIPTIONS = {
+    400: "Bad input: the keys name the fields or query parameters at fault.",
+    401: "Not logged in, or the credentials are wrong or expired.",
+    403: "Logged in, but this needs a role the user does not have in the club.",
+    404: "No such object, or one the user may not see (a body's keys name a field that "
+    "refers to one).",
+    409: "The request clashes with what is stored (a name already taken, the last admin, "
+    "an invitation that cannot be used any more).",
+    429: "Too many failed logins: try again later.",
+}
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The one error body of the API (see ``ERROR_SCHEMA``)."""
+
+
+class ErrorSerializerExtension(OpenApiSerializerExtension):
+    target_class = ErrorSerializer
+
+    def map_serializer(self, auto_schema, direction):
+        return ERROR_SCHEMA
+
+
+ERROR_RESPONSE = ErrorSerializer
+
+
+def _names_related_object(serializer) -> bool:
+    fields = getattr(force_instance(serializer), "fields", None)
+    if fields is None:
+        return False
+    return any(
+        isinstance(field, relations.RelatedField | relations.ManyRelatedField)
+        and not field.read_only
+        for field in fields.values()
+    )
+
+
+class AutoSchema(SpectacularAutoSchema):
+    def error_statuses(self) -> set[int]:
+        """The error statuses this operation can answer (see the module)."""
+        statuses = {400}
+        view, method = self.view, self.method
+        authenticates = bool(view.get_authenticators())
+        if authenticates:
+            statuses.add(401)
+            if method not in permissions.SAFE_METHODS:
+                statuses.add(403)
+        has_path_parameters = "{" in self.path
+        paginated = self._is_list_view() and self._get_paginator() is not None
+        writes = method in {"POST", "PUT", "PATCH"}
+        request_serializer = self.get_request_serializer() if writes else None
+        if has_path_parameters or paginated or _names_related_object(request_serializer):
+            statuses.add(404)
+        action = getattr(view, "action", None) or method.lower()
+        statuses |= set(getattr(view, "api_errors", {}).get(action, ()))
+        return statuses
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        for status in sorted(self.error_statuses()):
+            if str(status) not in responses:
+                response = self._get_response_for_code(ErrorSerializer, str(status))
+                response["description"] = DESCRIPTIONS.get(status, "")
+                responses[str(status)] = response
+        return responses
+
+    def _get_parameters(self):
+        parameters = super()._get_parameters()
+        for parameter in parameters:
+            _no_nul(parameter.get("schema", {}))
+        return parameters
+
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if direction != "request" or field.read_only:
+            return schema
+        if isinstance(field, serializers.DecimalField):
+            _decimal_pattern(field, schema)
+        elif isinstance(field, serializers.CharField) and not field.allow_blank:
+            if _is_free_text(schema) and field.trim_whitespace:
+                schema["pattern"] = NOT_BLANK
+            else:
+                _no_nul(schema)
+        else:
+            _no_nul(schema)
+        return schema
+
+
+def _is_free_text(schema: dict) -> bool:
+    return schema.get("type") == "string" and not (
+        {"enum", "format", "pattern"} & set(schema) or "$ref" in schema
+    )
+
+
+def _no_nul(schema: dict) -> None:
+    if _is_free_text(schema):
+        schema["pattern"] = NO_NUL
+
+
+def _decimal_pattern(field: serializers.DecimalField, schema: dict) -> None:
+    pattern = decimal_pattern(field)
+    if pattern is not None:
+        schema["pattern"] = pattern

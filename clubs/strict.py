@@ -1,0 +1,132 @@
+"""API input read as the OpenAPI schema describes it, no more leniently.
+
+DRF converts what it can: the number ``5`` becomes the name ``"5"``, ``"yes"`` and ``1``
+become ``true``, ``"20250101"`` and ``"2025-W01-1"`` become dates, ``"1e1"`` and ``".5"``
+become decimals. The schema promises less (a name is a string, a flag a boolean, a date
+``YYYY-MM-DD``), and a client that sends what the schema calls invalid should hear so,
+not find its input quietly reinterpreted. :class:`StrictInputMixin` checks each field's raw
+value against its documented type before DRF converts it:
+
+==========================  =====================================  ============================
+field                       JSON body                              form or multipart body
+==========================  =====================================  ============================
+``BooleanField``            ``true`` or ``false``                  ``true`` or ``false``
+``IntegerField``, a         an integer (not a boolean)             digits, with an optional ``-``
+primary-key relation
+``DecimalField``            a string matching :func:`decimal_pattern` (the schema's pattern)
+``DateField``               a string ``YYYY-MM-DD``
+``DateTimeField``           RFC 3339, with an offset (``2025-01-31T20:00:00+01:00``)
+text, choices, a slug       a string without NUL                   (a string without NUL)
+==========================  =====================================  ============================
+
+``null`` is left to DRF (allowed where the field allows it; in a form, an empty value or
+``null`` is null for such a field); nested objects and lists too.
+A value of the wrong kind is a 400 naming the field. Every serializer that reads API
+input derives from the mixin (``StrictSerializer``, ``StrictModelSerializer``);
+``tests/test_api_contract.py`` checks that every API view's input serializer does.
+"""
+
+import re
+
+from django.utils.translation import gettext as _
+from rest_framework import relations, serializers
+
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+DATE_TIME = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?"
+    r"(?:Z|[+-][0-9]{2}:[0-9]{2})"
+)
+FORM_INTEGER = re.compile(r"-?[0-9]+")
+BOOLEAN_WORDS = {"true": True, "false": False}
+# A form cannot send JSON's null: an empty value or the word null stands for it, where a
+# field may be null.
+FORM_NULLS = {"", "null"}
+
+
+def decimal_pattern(field: serializers.DecimalField) -> str | None:
+    """The pattern of a decimal field's strings: at least one digit, at most its digits
+    before and after the point, and no minus sign when its minimum is 0 or more. The
+    OpenAPI schema documents the same pattern (``circolo.schema``)."""
+    if field.max_digits is None or field.decimal_places is None:
+        return None
+    whole = field.max_digits - field.decimal_places
+    if whole < 1:
+        return None
+    sign = "" if field.min_value is not None and field.min_value >= 0 else "-?"
+    places = field.decimal_places
+    fraction = rf"(?:\.[0-9]{{1,{places}}})?" if places else ""
+    return rf"^{sign}[0-9]{{1,{whole}}}{fraction}$"
+
+
+def _is_text(value) -> bool:
+    return isinstance(value, str)
+
+
+def problem_with(field, value, *, form: bool) -> str | None:
+    """Why ``value`` is not of the kind the schema documents for ``field``, or None."""
+    if value is None or isinstance(field, serializers.Serializer | serializers.ListSerializer):
+        return None
+    if isinstance(field, serializers.BooleanField):
+        if (form and _is_text(value) and value in BOOLEAN_WORDS) or (
+            not form and isinstance(value, bool)
+        ):
+            return None
+        return _("Must be true or false.")
+    if isinstance(field, serializers.IntegerField | relations.PrimaryKeyRelatedField):
+        if form and _is_text(value) and FORM_INTEGER.fullmatch(value):
+            return None
+        if not form and isinstance(value, int) and not isinstance(value, bool):
+            return None
+        return _("A whole number is required.")
+    if isinstance(field, serializers.DecimalField):
+        pattern = decimal_pattern(field)
+        if _is_text(value) and (pattern is None or re.fullmatch(pattern, value)):
+            return None
+        return _('Enter a number as a string, such as "0.10".')
+    if isinstance(field, serializers.DateTimeField):
+        if _is_text(value) and DATE_TIME.fullmatch(value):
+            return None
+        return _("Enter a date and time such as 2025-01-31T20:00:00+01:00.")
+    if isinstance(field, serializers.DateField):
+        if _is_text(value) and DATE.fullmatch(value):
+            return None
+        return _("Enter a date as YYYY-MM-DD.")
+    if isinstance(
+        field, serializers.CharField | serializers.ChoiceField | relations.SlugRelatedField
+    ):
+        if not _is_text(value):
+            return _("Not a valid string.")
+        # No database stores a NUL (PostgreSQL refuses it outright): the schema says so too.
+        return _("Null characters are not allowed.") if "\x00" in value else None
+    return None
+
+
+class StrictInputMixin:
+    """Check every field's raw value against its documented kind (see the module)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            request = self.context.get("request")
+            content_type = getattr(request, "content_type", "") or ""
+            form = bool(content_type) and "json" not in content_type
+            errors = {}
+            for field in self._writable_fields:
+                if field.source == "*" or field.field_name not in data:
+                    continue
+                value = data[field.field_name]
+                if form and field.allow_null and _is_text(value) and value in FORM_NULLS:
+                    data = {**data, field.field_name: None}
+                problem = problem_with(field, data[field.field_name], form=form)
+                if problem:
+                    errors[field.field_name] = [problem]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+class StrictSerializer(StrictInputMixin, serializers.Serializer):
+    pass
+
+
+class StrictModelSerializer(StrictInputMixin, serializers.ModelSerializer):
+    pass
