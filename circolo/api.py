@@ -34,6 +34,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from circolo.parsers import FormParser, JSONParser, MultiPartParser
 from circolo.schema import ERROR_RESPONSE
 from clubs.errors import Conflict
+from clubs.rule_errors import is_rules_error
 from clubs.strict import StrictInputMixin
 
 NOT_FOUND_CODES = frozenset({"not_found", "does_not_exist"})
@@ -51,12 +52,15 @@ class ConflictError(exceptions.ValidationError):
 def _drf_detail(error: DjangoValidationError):
     """A Django ``ValidationError`` as DRF's detail, keeping each message's code."""
 
-    def details(errors) -> list[ErrorDetail]:
-        return [
-            ErrorDetail(message, code=one.code or "invalid")
-            for one in errors
-            for message in one.messages
-        ]
+    def details(errors) -> list:
+        out: list = []
+        for one in errors:
+            if is_rules_error(one):
+                # An engine error keeps its code and where it is (clubs.rule_errors).
+                out.append({"code": one.code, "message": one.message, "at": one.params["at"]})
+                continue
+            out.extend(ErrorDetail(message, code=one.code or "invalid") for message in one.messages)
+        return out
 
     if hasattr(error, "error_dict"):
         return {field: details(errors) for field, errors in error.error_dict.items()}
@@ -96,7 +100,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     """DRF's handler, plus model/service ``ValidationError`` turned into a 400 (404, 409)
     naming fields."""
     if isinstance(exc, DjangoValidationError):
-        exc = exceptions.ValidationError(detail=_drf_detail(exc))
+        detail = _drf_detail(exc)
+        exc = exceptions.ValidationError()
+        exc.detail = detail  # as built: a rules-engine error's ``at`` stays an integer
     elif isinstance(exc, IntegrityError):
         # A constraint caught what validation could not: two requests raced for one name.
         exc = ConflictError(

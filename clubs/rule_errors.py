@@ -23,7 +23,7 @@ How a feature uses it:
 
   whose body is ``{"record": [{"code": "too_low", "message": "...", "at": 4}, ...]}``
   (documented as the ``Error`` schema's rules-engine items); a ``ValidationError`` from
-  :func:`rules_validation_error` that reaches the API answers the same messages as text;
+  :func:`rules_validation_error` that reaches the API answers the same objects;
 - anything else: :func:`translated` gives the translated dicts, :func:`rule_message` one
   message.
 """
@@ -155,12 +155,27 @@ def translated(errors: Iterable | Mapping | RulesError) -> list[dict]:
     return out
 
 
+RULES_ERROR = "rules_error"  # the params key that marks a message as the engine's
+
+
 def rules_validation_error(errors, *, field: str = "record") -> ValidationError:
     """A Django ``ValidationError`` naming ``field``, one translated message per engine
-    error, each carrying the engine's code."""
+    error, each carrying the engine's code and its ``at`` (in ``params``): a page shows the
+    messages; the API (``circolo.api``) answers each as ``{"code", "message", "at"}``."""
     return ValidationError(
-        {field: [ValidationError(e["message"], code=e["code"]) for e in translated(errors)]}
+        {
+            field: [
+                ValidationError(
+                    e["message"], code=e["code"], params={RULES_ERROR: True, "at": e["at"]}
+                )
+                for e in translated(errors)
+            ]
+        }
     )
+
+
+def is_rules_error(error: ValidationError) -> bool:
+    return isinstance(getattr(error, "params", None), dict) and bool(error.params.get(RULES_ERROR))
 
 
 class RulesRejected(exceptions.APIException):

@@ -257,7 +257,7 @@ def test_a_full_turn_log_is_checked_by_the_rules_engine(table):
         record_spazzumazz_game(
             club=table["club"], players=table["players"], by=table["scorer"], record=broken
         )
-    assert "not_finished" in str(refused.value)
+    assert [e.code for e in refused.value.error_dict["record"]] == ["not_finished"]
 
 
 def test_the_database_refuses_two_results_in_force_for_one_game(table):
