@@ -9,6 +9,7 @@
 from matches.models.outcomes import AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.models.ratings import PlayerRating, RatingChange
 from matches.models.records import GameRecord, GameRecordQuerySet, GameSeat
+from matches.models.singapore import Hand, SingaporeStats, TableSeat, TableSession
 from matches.models.spazzumazz import SpazzumazzGame, SpazzumazzPlace
 
 __all__ = [
@@ -16,11 +17,15 @@ __all__ = [
     "GameRecord",
     "GameRecordQuerySet",
     "GameSeat",
+    "Hand",
     "Outcome",
     "OutcomeStatus",
     "OutcomeSubject",
     "PlayerRating",
     "RatingChange",
+    "SingaporeStats",
     "SpazzumazzGame",
     "SpazzumazzPlace",
+    "TableSeat",
+    "TableSession",
 ]
