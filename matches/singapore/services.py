@@ -23,7 +23,7 @@ from decimal import Decimal, InvalidOperation
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -256,24 +256,41 @@ class TableState:
         return [rotation.SeatState(s.player_id, s.plays) for s in self.seats]
 
 
-def last_hand(session: TableSession) -> rotation.LastHand | None:
-    """The winner and loser of the latest hand whose result counts (in force or waiting)."""
-    row = (
-        Outcome.objects.filter(
-            content_type=ContentType.objects.get_for_model(Hand),
-            object_id__in=session.hands.values("pk"),
-            status__in=COUNTED,
+def _last_hands(session_ids: list[int]) -> dict[int, rotation.LastHand]:
+    """The winner and loser of each session's latest hand whose result counts (in force or
+    waiting for confirmation), in two queries whatever the number of sessions."""
+    latest = (
+        TableSession.objects.filter(pk__in=session_ids)
+        .annotate(
+            last_hand=Subquery(
+                Hand.objects.filter(session=OuterRef("pk"), outcomes__status__in=COUNTED)
+                .order_by("-number")
+                .values("pk")[:1]
+            )
         )
-        .order_by("-object_id")
-        .values_list("object_id", "payload__winner")
-        .first()
+        .filter(last_hand__isnull=False)
+        .values_list("last_hand", flat=True)
     )
-    if row is None:
-        return None
-    hand = Hand.objects.filter(pk=row[0]).values("dealer_id", "opponent_id").get()
-    if row[1] == "dealer":
-        return rotation.LastHand(hand["dealer_id"], hand["opponent_id"])
-    return rotation.LastHand(hand["opponent_id"], hand["dealer_id"])
+    rows = Outcome.objects.filter(
+        content_type=ContentType.objects.get_for_model(Hand),
+        object_id__in=Subquery(latest),
+        status__in=COUNTED,
+    ).values_list("object_id", "payload__winner")
+    winners = dict(rows)
+    found = {}
+    hands = Hand.objects.filter(pk__in=list(winners)).values_list(
+        "pk", "session_id", "dealer_id", "opponent_id"
+    )
+    for pk, session_id, dealer, opponent in hands:
+        if winners[pk] == "dealer":
+            found[session_id] = rotation.LastHand(dealer, opponent)
+        else:
+            found[session_id] = rotation.LastHand(opponent, dealer)
+    return found
+
+
+def last_hand(session: TableSession) -> rotation.LastHand | None:
+    return _last_hands([session.pk]).get(session.pk)
 
 
 def _first(session: TableSession) -> tuple[int, int] | None:
@@ -282,14 +299,31 @@ def _first(session: TableSession) -> tuple[int, int] | None:
     return None
 
 
-def table_state(session: TableSession, seats: list[TableSeat] | None = None) -> TableState:
-    if seats is None:
-        seats = list(session.seats.select_related("player").order_by("position"))
-    last = last_hand(session)
+def _state(session: TableSession, seats: list[TableSeat], last) -> TableState:
     states = [rotation.SeatState(s.player_id, s.plays) for s in seats]
     return TableState(
         seats=seats, last=last, next=rotation.next_pair(states, last, _first(session))
     )
+
+
+def table_state(session: TableSession, seats: list[TableSeat] | None = None) -> TableState:
+    if seats is None:
+        seats = list(session.seats.select_related("player").order_by("position"))
+    return _state(session, seats, last_hand(session))
+
+
+def table_states(sessions: list[TableSession]) -> dict[int, TableState]:
+    """Every session's state, in a constant number of queries (for lists)."""
+    ids = [s.pk for s in sessions]
+    seats: dict[int, list[TableSeat]] = {pk: [] for pk in ids}
+    for seat in (
+        TableSeat.objects.filter(session__in=ids)
+        .select_related("player")
+        .order_by("session", "position")
+    ):
+        seats[seat.session_id].append(seat)
+    last = _last_hands(ids) if ids else {}
+    return {s.pk: _state(s, seats[s.pk], last.get(s.pk)) for s in sessions}
 
 
 # --- Hands -----------------------------------------------------------------------------------
@@ -368,8 +402,8 @@ def record_hand(
         if existing is not None:
             return Recorded(hand=existing, outcome=None, replayed=True)
     _require_open(session)
-    table = Table.of(session)
     seats = list(session.seats.select_related("player").order_by("position"))
+    table = Table.of(session, seats)
     for field_name, player in (("dealer", dealer), ("opponent", opponent)):
         seat = next((s for s in seats if s.player_id == player.pk), None)
         if seat is None or not seat.plays:
