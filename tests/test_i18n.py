@@ -39,8 +39,17 @@ MAKEMESSAGES_IGNORES = [".venv/*", "benchmarks/*", "tests/*", "rules/*"]
 
 # --- A small .po reader ----------------------------------------------------------------
 
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "a": "\a", "b": "\b",
-            "f": "\f", "v": "\v"}
+_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    '"': '"',
+    "\\": "\\",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+}
 _KEYWORD = re.compile(r"^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+\"(.*)\"\s*$")
 _CHUNK = re.compile(r"^\"(.*)\"\s*$")
 _PLACEHOLDER = re.compile(r"%\((\w+)\)[sdif]|\{\w+\}")
@@ -113,8 +122,11 @@ def read_po(path: Path) -> list[Entry]:
         if match:
             keyword, index, text = match.groups()
             starts_entry = keyword in ("msgctxt", "msgid")
-            if entry is None or (starts_entry and seen_string and
-                                 not (keyword == "msgid" and target == ("msgctxt", 0))):
+            if entry is None or (
+                starts_entry
+                and seen_string
+                and not (keyword == "msgid" and target == ("msgctxt", 0))
+            ):
                 new(number)
             assert entry is not None
             seen_string = True
@@ -163,8 +175,8 @@ def read_mo(path: Path) -> dict[bytes, bytes]:
     _revision, count, originals, translations = struct.unpack(order + "4I", data[4:20])
 
     def string(table: int, i: int) -> bytes:
-        length, offset = struct.unpack(order + "2I", data[table + 8 * i:table + 8 * i + 8])
-        return data[offset:offset + length]
+        length, offset = struct.unpack(order + "2I", data[table + 8 * i : table + 8 * i + 8])
+        return data[offset : offset + length]
 
     return {string(originals, i): string(translations, i) for i in range(count)}
 
@@ -178,6 +190,7 @@ def _without_pot_date(catalog: dict[bytes, bytes]) -> dict[bytes, bytes]:
 
 
 # --- The catalogues --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_catalogue_has_no_untranslated_or_fuzzy_entries(language):
@@ -228,8 +241,9 @@ def test_compiled_catalogue_is_up_to_date(language):
     assert mo.exists(), f"{mo} is missing: run `manage.py compilemessages --ignore '.venv/*'`"
     expected = _without_pot_date(compile_po(read_po(po_path(language))))
     compiled = _without_pot_date(read_mo(mo))
-    stale = sorted(k for k in expected.keys() | compiled.keys()
-                   if expected.get(k) != compiled.get(k))
+    stale = sorted(
+        k for k in expected.keys() | compiled.keys() if expected.get(k) != compiled.get(k)
+    )
     assert not stale, (
         f"{mo} does not match its .po (run `manage.py compilemessages --ignore '.venv/*'`): "
         f"{[k.decode()[:60] for k in stale]}"
@@ -243,8 +257,11 @@ def test_django_translates_every_message_into_italian():
             if e.msgid in SAME_IN_ITALIAN:
                 continue
             if e.msgid_plural is None:
-                got = (translation.pgettext(e.msgctxt, e.msgid) if e.msgctxt
-                       else translation.gettext(e.msgid))
+                got = (
+                    translation.pgettext(e.msgctxt, e.msgid)
+                    if e.msgctxt
+                    else translation.gettext(e.msgid)
+                )
                 if got == e.msgid:
                     untranslated.append(e.label)
             else:
@@ -299,12 +316,15 @@ def test_catalogues_hold_every_message_of_the_source(tmp_path):
     in_catalogue = keys(live_entries("it"))
     hint = "run makemessages (see scripts/fill_english_catalogue.py), translate, compile"
     assert not in_source - in_catalogue, f"missing from the catalogues ({hint}): " + repr(
-        sorted(m for _c, m, _p in in_source - in_catalogue))
+        sorted(m for _c, m, _p in in_source - in_catalogue)
+    )
     assert not in_catalogue - in_source, f"no longer in the source ({hint}): " + repr(
-        sorted(m for _c, m, _p in in_catalogue - in_source))
+        sorted(m for _c, m, _p in in_catalogue - in_source)
+    )
 
 
 # --- The site --------------------------------------------------------------------------
+
 
 @pytest.mark.django_db
 def test_home_page_is_italian_by_default(client):
@@ -338,8 +358,9 @@ def test_language_switcher_switches(client):
     english = "en-GB,en;q=0.9"
     assert '<html lang="en">' in client.get("/", HTTP_ACCEPT_LANGUAGE=english).text
 
-    response = client.post("/i18n/setlang/", {"language": "it", "next": "/"},
-                           HTTP_ACCEPT_LANGUAGE=english)
+    response = client.post(
+        "/i18n/setlang/", {"language": "it", "next": "/"}, HTTP_ACCEPT_LANGUAGE=english
+    )
     assert response.status_code == 302
     assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "it"
     page = client.get("/", HTTP_ACCEPT_LANGUAGE=english)

@@ -31,10 +31,7 @@ def test_repeated_failures_lock_the_account_even_with_the_right_password(client,
         login(client, "lina", "wrong-password")
     response = login(client, "lina", PASSWORD)
     assert response.status_code == 429
-    assert (
-        b"Too many failed logins" in response.content
-        or b"troppi" in response.content.lower()
-    )
+    assert b"Too many failed logins" in response.content or b"troppi" in response.content.lower()
     assert not client.get("/").wsgi_request.user.is_authenticated
 
 

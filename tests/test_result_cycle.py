@@ -309,4 +309,3 @@ def test_two_confirmations_at_once_apply_one_result(table):
         "confirmed",
     ], results
     assert Outcome.objects.filter(object_id=game.pk, status=OutcomeStatus.CONFIRMED).count() == 1
-
