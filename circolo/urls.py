@@ -20,6 +20,7 @@ singapore_api.register(router)
 urlpatterns = [
     path("", clubs_views.home, name="home"),
     path("", include("clubs.urls")),
+    path("clubs/<slug:slug>/", include("matches.singapore.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
