@@ -11,7 +11,7 @@ from matches.models import GameRecord, GameSeat
 from rules.check import check_record
 
 
-def _names_in(record: dict) -> list[str]:
+def names_in(record: dict) -> list[str]:
     """Everyone the record names, once each: for Singapore, the dealer, the opponent, the
     coverers and the side bettors of its stake."""
     if record.get("game") == "singapore":
@@ -21,6 +21,9 @@ def _names_in(record: dict) -> list[str]:
             names += [bet.get("backer_of_winner"), bet.get("backer_of_loser")]
         return list(dict.fromkeys(n for n in names if n))
     return list(record.get("players") or [])
+
+
+_names_in = names_in
 
 
 def check_game_record(

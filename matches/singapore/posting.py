@@ -51,3 +51,15 @@ def post_hand(*, hand: Hand, outcome: Outcome, by) -> None:
 def reverse_hand(*, hand: Hand, outcome: Outcome, by) -> None:
     """Reverse the posting of ``outcome`` (voided, or superseded by a correction)."""
     entries_of(hand, outcome)
+
+
+def post_imported(hands: list[tuple[Hand, Outcome, dict[Player, int]]], *, by) -> None:
+    """Post imported hands (each with its outcome and everyone's points), in one batch."""
+    for hand, _outcome, balances in hands:
+        session = hand.session
+        entries = {
+            player: points if session.point_value is None else session.amount(points)
+            for player, points in balances.items()
+            if points
+        }
+        assert sum(entries.values()) == 0, entries

@@ -1,0 +1,521 @@
+"""Bulk import of past Singapore hands, for a club that moves from the paper sheet.
+
+The input is JSON lines, one Singapore record a line in RULES.md's format with its
+``stake`` (who dealt, who played, the quotas, the covers, the side bets, by name). A line
+may also say where it was played: ``"table"`` (the table's name), ``"date"``
+(``YYYY-MM-DD``) and ``"played_at"`` (an ISO date and time); RULES.md's checker ignores
+these fields. Names are the club's players: through the ``players`` mapping
+(``{"name in the file": player id}``), else by display name, else (``create_guests``) as new
+guests.
+
+What happens:
+
+1. Every line is read and checked by the rules engine in bulk (in worker processes), under
+   the club's current house rules (a line's own ``house_rules`` are replaced). A line that
+   is not JSON, has no stake, names an unknown person or breaks a rule is refused and
+   reported with its errors; the others go on.
+2. The hands are grouped into tables by (table, date), or all go into one given session.
+   New tables are opened closed, seated with everyone in their hands in order of
+   appearance; the rotation is not checked (the paper sheet does not say who sat where).
+3. They are written in batches, each in one database transaction: the hand, its result in
+   force, its checked record with everyone seated, its ledger posting. A failure undoes the
+   batch it happened in and stops; batches written before stay whole.
+4. Every line has an idempotency key (the hash of its content and its occurrence): run the
+   same file again and the hands already imported are skipped, so an import that stopped
+   halfway resumes where it stopped, and one that finished imports nothing twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date as Date
+from datetime import datetime, timedelta
+
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
+
+from clubs.models import Club, Player
+from clubs.services import add_guest, house_rules_for
+from matches.models import (
+    AuditEntry,
+    GameRecord,
+    GameSeat,
+    Hand,
+    Outcome,
+    OutcomeStatus,
+    TableSeat,
+    TableSession,
+)
+from matches.services import names_in
+from matches.singapore import posting
+from matches.singapore.checking import check_many
+from matches.singapore.hands import rules_message
+from matches.singapore.services import season_of
+from rules.cards import Card
+
+MAX_LINE = 100_000  # characters: a record is far smaller
+DEFAULT_TABLE = "Import"
+
+
+@dataclass
+class Refusal:
+    line: int
+    errors: list[dict]
+
+    def as_dict(self) -> dict:
+        return {"line": self.line, "errors": self.errors}
+
+
+@dataclass
+class ImportReport:
+    lines: int = 0
+    imported: int = 0
+    skipped: int = 0  # already imported (their keys were seen)
+    refused: list[Refusal] = field(default_factory=list)
+    sessions: list[int] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "lines": self.lines,
+            "imported": self.imported,
+            "skipped": self.skipped,
+            "refused": [r.as_dict() for r in self.refused],
+            "sessions": self.sessions,
+        }
+
+
+@dataclass
+class _Line:
+    number: int
+    record: dict
+    table: str
+    day: Date
+    played_at: datetime | None
+    key: str
+    names: dict[str, Player] = field(default_factory=dict)
+    result: dict | None = None
+
+
+def _error(code: str, message: str, at: str | None = None) -> dict:
+    return {"code": code, "message": message, "at": at}
+
+
+def _key(text: str, seen: Counter) -> str:
+    digest = hashlib.sha256(text.encode()).hexdigest()[:32]
+    seen[digest] += 1
+    return f"import:{digest}:{seen[digest]}"
+
+
+def _when(meta: dict, today: Date) -> tuple[Date, datetime | None, dict | None]:
+    played_at = None
+    if meta.get("played_at") is not None:
+        value = meta["played_at"]
+        played_at = parse_datetime(value) if isinstance(value, str) else None
+        if played_at is None:
+            return (
+                today,
+                None,
+                _error("bad_record", _("played_at is not a date and time"), "played_at"),
+            )
+        if timezone.is_naive(played_at):
+            played_at = timezone.make_aware(played_at)
+    day = None
+    if meta.get("date") is not None:
+        value = meta["date"]
+        day = parse_date(value) if isinstance(value, str) else None
+        if day is None:
+            return today, None, _error("bad_record", _("date is not a date (YYYY-MM-DD)"), "date")
+    if day is None:
+        day = timezone.localtime(played_at).date() if played_at else today
+    return day, played_at, None
+
+
+class Importer:
+    """One import into ``club``; see the module's docstring. ``progress(total, label)``, if
+    given, returns a callable advanced by the number of lines done (a progress bar)."""
+
+    def __init__(
+        self,
+        *,
+        club: Club,
+        by=None,
+        players: dict[str, int] | None = None,
+        session: TableSession | None = None,
+        table: str = DEFAULT_TABLE,
+        point_value=None,
+        create_guests: bool = False,
+        batch: int = 2000,
+        source: str = "",
+        workers: int | None = None,
+        progress: Callable[[int, str], Callable[[int], object]] | None = None,
+    ):
+        if session is not None and session.club_id != club.pk:
+            raise ValidationError({"session": _("This table is not this club's.")})
+        self.club = club
+        self.by = by if getattr(by, "is_authenticated", False) else None
+        self.mapping = dict(players or {})
+        self.session = session
+        self.table = " ".join(str(table or DEFAULT_TABLE).split())[:80] or DEFAULT_TABLE
+        self.point_value = point_value
+        self.create_guests = create_guests
+        self.batch = max(1, int(batch))
+        self.source = str(source or "")[:200]
+        self.workers = workers
+        self.progress = progress or (lambda total, label: lambda n: None)
+        self.rules = (
+            dict(session.house_rules.rules)
+            if session is not None and session.house_rules_id
+            else house_rules_for(club=club, game="singapore")
+        )
+        self.house_rules = (
+            session.house_rules if session is not None else club.current_house_rules("singapore")
+        )
+        self.report = ImportReport()
+
+    # --- Reading and checking
+
+    def _read(self, lines: Iterable[str]) -> list[_Line]:
+        today = timezone.localdate()
+        seen: Counter = Counter()
+        read: list[_Line] = []
+        for number, text in enumerate(lines, start=1):
+            text = text.strip()
+            if not text:
+                continue
+            self.report.lines += 1
+            if len(text) > MAX_LINE:
+                self._refuse(number, [_error("bad_record", _("The line is too long."))])
+                continue
+            try:
+                record = json.loads(text)
+            except ValueError as error:
+                self._refuse(number, [_error("bad_json", f"not JSON: {error}"[:200])])
+                continue
+            if not isinstance(record, dict):
+                self._refuse(number, [_error("bad_record", _("A line holds one JSON object."))])
+                continue
+            if record.get("game", "singapore") != "singapore":
+                self._refuse(number, [_error("unknown_game", _("Only Singapore hands."), "game")])
+                continue
+            stake = record.get("stake")
+            if not isinstance(stake, dict) or not stake.get("dealer") or not stake.get("opponent"):
+                self._refuse(
+                    number,
+                    [
+                        _error(
+                            "bad_stake",
+                            _("A hand to import names its stake: dealer, opponent, quotas."),
+                            "stake",
+                        )
+                    ],
+                )
+                continue
+            day, played_at, problem = _when(record, today)
+            if problem:
+                self._refuse(number, [problem])
+                continue
+            table = record.get("table")
+            table = (
+                " ".join(table.split())[:80]
+                if isinstance(table, str) and table.strip()
+                else self.table
+            )
+            meta = {k: record.pop(k, None) for k in ("table", "date", "played_at")}
+            record = {**record, "game": "singapore", "house_rules": self.rules}
+            key = _key(json.dumps([record, meta], sort_keys=True, default=str), seen)
+            read.append(_Line(number, record, table, day, played_at, key))
+        return read
+
+    def _refuse(self, number: int, errors: list[dict]) -> None:
+        self.report.refused.append(Refusal(number, errors))
+
+    def _people(self, lines: list[_Line]) -> list[_Line]:
+        """Each line's names as players (the mapping, then display names, then guests)."""
+        players = {p.pk: p for p in self.club.players.active()}
+        by_name = {p.display_name: p for p in players.values()}
+        unknown: dict[str, list[_Line]] = defaultdict(list)
+        for line in lines:
+            try:
+                names = names_in(line.record)
+            except (AttributeError, TypeError):
+                names = []  # a malformed stake: the engine names the problem
+            for name in names:
+                if not isinstance(name, str):
+                    continue
+                pid = self.mapping.get(name)
+                player = players.get(pid) if pid is not None else by_name.get(name)
+                if player is None:
+                    unknown[name].append(line)
+                else:
+                    line.names[name] = player
+        if unknown and self.create_guests:
+            with transaction.atomic():
+                for name in unknown:
+                    guest = add_guest(club=self.club, display_name=name)
+                    for line in unknown[name]:
+                        line.names[name] = guest
+            unknown = {}
+        missing: dict[int, set[str]] = defaultdict(set)
+        for name, found in unknown.items():
+            for line in found:
+                missing[id(line)].add(name)
+        for line in lines:
+            if id(line) in missing:
+                self._refuse(
+                    line.number,
+                    [
+                        _error(
+                            "unknown_player",
+                            _("Not a player of this club: %(names)s.")
+                            % {"names": ", ".join(sorted(missing[id(line)]))},
+                            "stake",
+                        )
+                    ],
+                )
+        return [line for line in lines if id(line) not in missing]
+
+    def _check(self, lines: list[_Line]) -> list[_Line]:
+        tick = self.progress(len(lines), _("checking"))
+        results = []
+        for chunk in check_many([line.record for line in lines], workers=self.workers):
+            results.extend(chunk)
+            tick(len(chunk))
+        good = []
+        for line, (exit_code, result) in zip(lines, results, strict=True):
+            if exit_code == 0:
+                line.result = result
+                good.append(line)
+            else:
+                errors = [
+                    _error(e.get("code"), rules_message(e), e.get("at"))
+                    for e in result.get("errors", [])
+                ]
+                self._refuse(line.number, errors)
+        return good
+
+    # --- Writing
+
+    def _sessions(self, lines: list[_Line]) -> dict[tuple, TableSession]:
+        """The table of each (name, day): the given one, one imported before from the same
+        source, or a new one (closed), seated with everyone in its hands."""
+        groups: dict[tuple, list[_Line]] = defaultdict(list)
+        for line in lines:
+            groups[(line.table, line.day) if self.session is None else ("", None)].append(line)
+        sessions: dict[tuple, TableSession] = {}
+        now = timezone.now()
+        value = self.point_value
+        for group, found in groups.items():
+            if self.session is not None:
+                session = self.session
+            else:
+                name, day = group
+                session = (
+                    TableSession.objects.filter(
+                        club=self.club, name=name, date=day, imported_from=self.source
+                    ).first()
+                    if self.source
+                    else None
+                )
+                if session is None:
+                    session = TableSession.objects.create(
+                        club=self.club,
+                        season=season_of(self.club, day),
+                        name=name,
+                        date=day,
+                        house_rules=self.house_rules,
+                        point_value=value,
+                        currency=self.club.currency if value is not None else "",
+                        imported_from=self.source or "import",
+                        created_by=self.by,
+                        closed_at=now,
+                    )
+            people: dict[int, Player] = {}
+            for line in found:
+                for player in line.names.values():
+                    people.setdefault(player.pk, player)
+            seated = set(session.seats.values_list("player_id", flat=True))
+            last = session.seats.aggregate(last=Max("position"))["last"]
+            position = -1 if last is None else last
+            new = []
+            for pid, player in people.items():
+                if pid not in seated:
+                    position += 1
+                    new.append(TableSeat(session=session, player=player, position=position))
+            TableSeat.objects.bulk_create(new)
+            sessions[group] = session
+            if session.pk not in self.report.sessions:
+                self.report.sessions.append(session.pk)
+        return sessions
+
+    def _write(self, lines: list[_Line], sessions: dict[tuple, TableSession]) -> None:
+        hand_type = ContentType.objects.get_for_model(Hand)
+        numbers: dict[int, int] = {}
+        for session in {s.pk: s for s in sessions.values()}.values():
+            numbers[session.pk] = session.hands.aggregate(last=Max("number"))["last"] or 0
+        tick = self.progress(len(lines), _("writing"))
+        for start in range(0, len(lines), self.batch):
+            batch = lines[start : start + self.batch]
+            with transaction.atomic():
+                self._write_batch(batch, sessions, numbers, hand_type)
+            self.report.imported += len(batch)
+            tick(len(batch))
+
+    def _write_batch(self, batch, sessions, numbers, hand_type) -> None:
+        now = timezone.now()
+        hands, payloads = [], []
+        for line in batch:
+            session = sessions[(line.table, line.day) if self.session is None else ("", None)]
+            numbers[session.pk] += 1
+            stake = line.record["stake"]
+            dealer, opponent = line.names[stake["dealer"]], line.names[stake["opponent"]]
+            winner = "dealer" if stake["winner"] == stake["dealer"] else "opponent"
+            played_at = line.played_at or timezone.make_aware(
+                datetime.combine(line.day, datetime.min.time()) + timedelta(hours=21)
+            ) + timedelta(minutes=3 * numbers[session.pk])
+            line.played_at = played_at
+            hands.append(
+                Hand(
+                    session=session,
+                    club=self.club,
+                    season=session.season,
+                    number=numbers[session.pk],
+                    dealer=dealer,
+                    opponent=opponent,
+                    played_at=played_at,
+                    client_key=line.key,
+                    created_by=self.by,
+                )
+            )
+            payloads.append(self._payload(line, winner))
+        Hand.objects.bulk_create(hands)
+        outcomes = Outcome.objects.bulk_create(
+            Outcome(
+                club=self.club,
+                content_type=hand_type,
+                object_id=hand.pk,
+                status=OutcomeStatus.CONFIRMED,
+                payload=payload,
+                detail={"points": line.result["points"], "multiplier": line.result["multiplier"]},
+                reported_by=self.by,
+                reported_at=line.played_at,
+                confirmed_by=self.by,
+                confirmed_at=now,
+                note=_("Imported"),
+            )
+            for hand, payload, line in zip(hands, payloads, batch, strict=True)
+        )
+        records = GameRecord.objects.bulk_create(
+            GameRecord(
+                club=self.club,
+                season=hand.season,
+                game="singapore",
+                played_at=hand.played_at,
+                record=line.record,
+                result=line.result,
+                house_rules=hand.session.house_rules,
+                outcome=outcome,
+                recorded_by=self.by,
+            )
+            for hand, outcome, line in zip(hands, outcomes, batch, strict=True)
+        )
+        GameSeat.objects.bulk_create(
+            GameSeat(game_record=record, player=line.names[name], name_in_record=name)
+            for record, line in zip(records, batch, strict=True)
+            for name in dict.fromkeys(names_in(line.record))
+        )
+        AuditEntry.objects.bulk_create(
+            AuditEntry(
+                club=self.club,
+                content_type=hand_type,
+                object_id=hand.pk,
+                outcome=outcome,
+                action="import",
+                by=self.by,
+                at=now,
+                to_status=OutcomeStatus.CONFIRMED,
+                note=self.source,
+                data={"line": line.number},
+            )
+            for hand, outcome, line in zip(hands, outcomes, batch, strict=True)
+        )
+        posting.post_imported(
+            [
+                (
+                    hand,
+                    outcome,
+                    {line.names[n]: v for n, v in line.result.get("balances", {}).items()},
+                )
+                for hand, outcome, line in zip(hands, outcomes, batch, strict=True)
+            ],
+            by=self.by,
+        )
+
+    def _payload(self, line: _Line, winner: str) -> dict:
+        record, names = line.record, line.names
+        stake = record["stake"]
+
+        def cards(tokens):
+            return [str(Card.parse(t)) for t in tokens]
+
+        return {
+            "winner": winner,
+            "winner_cards": cards(record["winner"]),
+            "loser_cards": cards(record["loser"]),
+            "melds": [cards(m) for m in record["melds"]] if record.get("melds") else None,
+            "dealer_quotas": stake["dealer_quotas"],
+            "covers": {str(names[n].pk): q for n, q in (stake.get("covers") or {}).items()},
+            "side_bets": [
+                {
+                    "backer_of_winner": names[b["backer_of_winner"]].pk,
+                    "backer_of_loser": names[b["backer_of_loser"]].pk,
+                    "quotas": b["quotas"],
+                }
+                for b in stake.get("side_bets") or []
+            ],
+        }
+
+    # --- The whole
+
+    def run(self, lines: Iterable[str]) -> ImportReport:
+        clock = time.perf_counter()
+        read = self._read(lines)
+        done = set(
+            Hand.objects.filter(club=self.club, client_key__startswith="import:").values_list(
+                "client_key", flat=True
+            )
+        )
+        fresh = [line for line in read if line.key not in done]
+        self.report.skipped = len(read) - len(fresh)
+        fresh = self._people(fresh)
+        self.report.seconds["read"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        checked = self._check(fresh)
+        self.report.seconds["check"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        if checked:
+            with transaction.atomic():
+                sessions = self._sessions(checked)
+            self._write(checked, sessions)
+        self.report.seconds["write"] = time.perf_counter() - clock
+        self.report.refused.sort(key=lambda r: r.line)
+        if checked:
+            from matches.singapore import tasks
+
+            tasks.recompute_stats.delay_on_commit(club_id=self.club.pk, player_ids=None)
+        return self.report
+
+
+def import_hands(*, club: Club, lines: Iterable[str], **options) -> ImportReport:
+    """Import ``lines`` (JSON lines) into ``club``: see the module's docstring."""
+    return Importer(club=club, **options).run(lines)
