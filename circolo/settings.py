@@ -186,6 +186,11 @@ SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
+# --- What each game shows on the leaderboards, the player page and the club night (matches.boards)
+LEADERBOARDS = {"singapore": "matches.singapore.boards.leaderboard"}
+PLAYER_SECTIONS = ["matches.singapore.boards.player_section"]
+CLUB_NIGHT_SECTIONS = ["matches.singapore.boards.club_night_section"]
+
 # --- REST API
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
