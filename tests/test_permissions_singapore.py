@@ -18,6 +18,7 @@ from tests.permission_matrix import (
     MINE,
     NOT_ALLOWED,
     POST_ONLY,
+    ROLES,
     A,
     call,
     check_status,
@@ -104,6 +105,13 @@ def extend_world(world):
 
 TS = "/api/v1/table-sessions"
 
+
+def _upload():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile("hands.jsonl", b'{"game": "singapore"}\n')
+
+
 API = [
     ("ts-list", "get", f"{TS}/?club__slug={{slug}}", None, MINE, MINE),
     (
@@ -115,6 +123,8 @@ API = [
         (A, 400, 403, 201, 201),
     ),
     ("ts-retrieve", "get", f"{TS}/{{table}}/", None, SEEN, SEEN),
+    # The upload itself is multipart: test_an_import_upload_answers_each_role.
+    ("ts-import-get", "get", f"{TS}/import/", None, NOT_ALLOWED, None),
     ("ts-update", "put", f"{TS}/{{table}}/", lambda c: {"name": "x"}, NOT_ALLOWED, None),
     ("ts-delete", "delete", f"{TS}/{{table}}/", None, NOT_ALLOWED, None),
     ("ts-close", "post", f"{TS}/{{table}}/close/", None, SCORERS, SCORERS),
@@ -301,6 +311,24 @@ def test_each_page_answers_each_role_as_the_rules_say(
     world, kind, method, path, body, role, expected
 ):
     check_status(call(world, kind, method, path, body, role, api=False), expected)
+
+
+@pytest.mark.parametrize(
+    "kind, role, expected",
+    [
+        (kind, role, expected)
+        for kind, statuses in [
+            ("public", (A, 403, 403, 200, 200)),
+            ("private", (A, 400, 403, 200, 200)),
+        ]
+        for role, expected in zip(ROLES, statuses, strict=True)
+    ],
+)
+def test_an_import_upload_answers_each_role(world, kind, role, expected):
+    c = world["clubs"][kind]
+    api = client_for(world, role, APIClient)
+    body = {"club": c.slug, "file": _upload()}
+    check_status(api.post(f"{TS}/import/", body, format="multipart"), expected)
 
 
 def test_a_member_may_seat_sit_out_and_remove_only_themself(world):

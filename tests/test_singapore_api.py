@@ -18,6 +18,12 @@ def world(make_user):
 
 
 @pytest.fixture
+def api(api):
+    api.credentials(HTTP_ACCEPT_LANGUAGE="en")
+    return api
+
+
+@pytest.fixture
 def scorer_api(api, world):
     api.force_authenticate(world["scorer"])
     return api

@@ -175,3 +175,40 @@ def test_checking_in_worker_processes_gives_the_same_verdicts(world):
     report = import_hands(club=world["club"], lines=lines, workers=2, batch=5000)
     assert report.imported == 2099
     assert [(r.line, r.errors[0]["code"]) for r in report.refused] == [(1501, "hand_size")]
+
+
+def test_an_upload_through_the_api_answers_the_report(world, api):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    api.force_authenticate(world["scorer"])
+    api.credentials(HTTP_ACCEPT_LANGUAGE="en")
+    content = "\n".join(bot_lines(3) + ['{"game": "sputo"}']).encode()
+    body = {
+        "club": world["club"].slug,
+        "file": SimpleUploadedFile("carta.jsonl", content),
+        "players": json.dumps({"Anna": world["players"]["Anna"].pk}),
+        "point_value": "0.20",
+    }
+    response = api.post("/api/v1/table-sessions/import/", body, format="multipart")
+    assert response.status_code == 200, response.data
+    assert response.data["imported"] == 3 and response.data["lines"] == 4
+    assert response.data["refused"] == [
+        {
+            "line": 4,
+            "errors": [{"code": "unknown_game", "message": "Only Singapore hands.", "at": "game"}],
+        }
+    ]
+    (session,) = response.data["sessions"]
+    assert str(TableSession.objects.get(pk=session).point_value) == "0.20"
+    again = api.post(
+        "/api/v1/table-sessions/import/",
+        dict(body, file=SimpleUploadedFile("carta.jsonl", content)),
+        format="multipart",
+    )
+    assert (again.data["imported"], again.data["skipped"]) == (0, 3)
+    bad = api.post(
+        "/api/v1/table-sessions/import/",
+        dict(body, file=SimpleUploadedFile("x.jsonl", b"{}"), players="[1]"),
+        format="multipart",
+    )
+    assert bad.status_code == 400 and "players" in bad.data

@@ -8,6 +8,9 @@ and record hands in force; a member seats themself and reports a hand they play 
 
 from __future__ import annotations
 
+import json
+from decimal import Decimal
+
 from django.db.models import Count
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -21,6 +24,7 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
+from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from clubs.api import ClubAccessMixin, ClubSlugField
@@ -28,6 +32,9 @@ from clubs.models import Player, Role
 from matches.models import Hand, TableSession
 from matches.singapore import services
 from matches.singapore.hands import HandRefused, current_outcome, views_of, with_history
+from matches.singapore.importer import DEFAULT_TABLE, import_hands
+
+IMPORT_MAX_LINES = 20_000
 
 # --- Serializers: tables --------------------------------------------------------------------
 
@@ -160,6 +167,53 @@ class TableSessionCreateSerializer(serializers.Serializer):
         max_value=2**62,
         help_text=gettext_lazy("The draw's seed (drawn at random if not given)."),
     )
+
+
+class ImportSerializer(serializers.Serializer):
+    club = _ClubSlug()
+    file = serializers.FileField(
+        help_text=gettext_lazy("JSON lines: one Singapore record with its stake a line.")
+    )
+    players = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=100_000,
+        help_text=gettext_lazy('A JSON object mapping names to player ids: {"Anna": 12}.'),
+    )
+    session = serializers.IntegerField(
+        required=False, help_text=gettext_lazy("Put every hand in this table.")
+    )
+    table = serializers.CharField(required=False, max_length=80)
+    point_value = serializers.DecimalField(
+        max_digits=10, decimal_places=2, required=False, allow_null=True, min_value=Decimal("0.01")
+    )
+    create_guests = serializers.BooleanField(required=False, default=False)
+
+    def validate_players(self, value):
+        if not value:
+            return {}
+        try:
+            mapping = json.loads(value)
+        except ValueError:
+            raise serializers.ValidationError(_("Not JSON.")) from None
+        if not isinstance(mapping, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in mapping.values()
+        ):
+            raise serializers.ValidationError(_('A JSON object of "name": player id.'))
+        return mapping
+
+
+class ImportRefusalSerializer(serializers.Serializer):
+    line = serializers.IntegerField()
+    errors = serializers.ListField(child=serializers.DictField())
+
+
+class ImportReportSerializer(serializers.Serializer):
+    lines = serializers.IntegerField()
+    imported = serializers.IntegerField()
+    skipped = serializers.IntegerField(help_text=gettext_lazy("Imported before (the same lines)."))
+    refused = ImportRefusalSerializer(many=True)
+    sessions = serializers.ListField(child=serializers.IntegerField())
 
 
 class JoinSerializer(serializers.Serializer):
@@ -467,6 +521,51 @@ class TableSessionViewSet(
             **pair,
         )
         return self._session_response(session, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request={"multipart/form-data": ImportSerializer},
+        responses={200: ImportReportSerializer},
+    )
+    @action(detail=False, methods=["post"], url_path="import", parser_classes=[MultiPartParser])
+    def import_hands(self, request):
+        """Import past hands (scorers and admins): JSON lines of RULES.md's Singapore records
+        with their stakes, checked by the rules engine; the refused lines come back with
+        their errors. At most 20,000 lines an upload (``manage.py import_hands`` for more);
+        the same file again imports nothing twice."""
+        data = ImportSerializer(data=request.data, context={"request": request})
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        club = fields["club"]
+        self.require(club, Role.SCORER)
+        session = None
+        if fields.get("session") is not None:
+            session = TableSession.objects.filter(pk=fields["session"], club=club).first()
+            if session is None:
+                raise serializers.ValidationError({"session": [_("No such table in this club.")]})
+        try:
+            text = fields["file"].read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise serializers.ValidationError(
+                {"file": [_("The file is not UTF-8 text.")]}
+            ) from None
+        lines = text.splitlines()
+        if len(lines) > IMPORT_MAX_LINES:
+            raise serializers.ValidationError(
+                {"file": [_("At most %(n)s lines an upload.") % {"n": f"{IMPORT_MAX_LINES:,}"}]}
+            )
+        report = import_hands(
+            club=club,
+            lines=lines,
+            by=request.user,
+            players=fields.get("players") or {},
+            session=session,
+            table=fields.get("table") or DEFAULT_TABLE,
+            point_value=fields.get("point_value"),
+            create_guests=fields["create_guests"],
+            source=(fields["file"].name or "upload")[:200],
+            workers=1,
+        )
+        return Response(report.as_dict())
 
     @extend_schema(request=None, responses=TableSessionSerializer)
     @action(detail=True, methods=["post"])
