@@ -57,13 +57,66 @@ from matches.models import (
     TableSession,
 )
 from matches.services import names_in
-from matches.singapore import posting
+from matches.singapore import bulk, posting
 from matches.singapore.checking import check_many
 from matches.singapore.hands import rules_message
 from matches.singapore.services import season_of
-from rules.cards import Card
+from rules.cards import JOKER, STANDARD_DECK, Card
 
 MAX_LINE = 100_000  # characters: a record is far smaller
+HAND_FIELDS = (
+    "session",
+    "club",
+    "season",
+    "number",
+    "dealer",
+    "opponent",
+    "played_at",
+    "out_of_turn",
+    "client_key",
+    "created_by",
+    "created_at",
+)
+OUTCOME_FIELDS = (
+    "club",
+    "content_type",
+    "object_id",
+    "status",
+    "payload",
+    "detail",
+    "reported_by",
+    "reported_at",
+    "confirmed_by",
+    "confirmed_at",
+    "note",
+)
+RECORD_FIELDS = (
+    "club",
+    "season",
+    "game",
+    "played_at",
+    "record",
+    "result",
+    "house_rules",
+    "outcome",
+    "recorded_by",
+    "created_at",
+)
+AUDIT_FIELDS = (
+    "club",
+    "content_type",
+    "object_id",
+    "outcome",
+    "action",
+    "by",
+    "at",
+    "from_status",
+    "to_status",
+    "note",
+    "data",
+)
+IMPORTED = "import"
+CANONICAL = {str(card): str(card) for card in (*STANDARD_DECK, JOKER)}
 DEFAULT_TABLE = "Import"
 
 
@@ -231,9 +284,10 @@ class Importer:
                 if isinstance(table, str) and table.strip()
                 else self.table
             )
-            meta = {k: record.pop(k, None) for k in ("table", "date", "played_at")}
+            for where in ("table", "date", "played_at"):  # ours, not the record's
+                record.pop(where, None)
             record = {**record, "game": "singapore", "house_rules": self.rules}
-            key = _key(json.dumps([record, meta], sort_keys=True, default=str), seen)
+            key = _key(text, seen)
             read.append(_Line(number, record, table, day, played_at, key))
         return read
 
@@ -285,50 +339,74 @@ class Importer:
                 )
         return [line for line in lines if id(line) not in missing]
 
-    def _check(self, lines: list[_Line]) -> list[_Line]:
-        tick = self.progress(len(lines), _("checking"))
-        results = []
+    def _verdict(self, line: _Line, exit_code: int, result: dict) -> bool:
+        if exit_code == 0:
+            line.result = result
+            return True
+        errors = [
+            _error(e.get("code"), rules_message(e), e.get("at")) for e in result.get("errors", [])
+        ]
+        self._refuse(line.number, errors)
+        return False
+
+    def _check_and_write(self, lines: list[_Line]) -> None:
+        """Check in worker processes and write what passed as it comes back: the engine
+        works on the next chunks while this process writes a batch."""
+        checked_tick = self.progress(len(lines), _("checking"))
+        written_tick = self.progress(len(lines), _("writing"))
+        hand_type = ContentType.objects.get_for_model(Hand)
+        pending: list[_Line] = []
+        done = 0
+        waiting = time.perf_counter()
         for chunk in check_many([line.record for line in lines], workers=self.workers):
-            results.extend(chunk)
-            tick(len(chunk))
-        good = []
-        for line, (exit_code, result) in zip(lines, results, strict=True):
-            if exit_code == 0:
-                line.result = result
-                good.append(line)
-            else:
-                errors = [
-                    _error(e.get("code"), rules_message(e), e.get("at"))
-                    for e in result.get("errors", [])
-                ]
-                self._refuse(line.number, errors)
-        return good
+            self.report.seconds["check"] += time.perf_counter() - waiting
+            for line, (exit_code, result) in zip(
+                lines[done : done + len(chunk)], chunk, strict=True
+            ):
+                if self._verdict(line, exit_code, result):
+                    pending.append(line)
+                else:
+                    written_tick(1)
+            done += len(chunk)
+            checked_tick(len(chunk))
+            while len(pending) >= self.batch or (done == len(lines) and pending):
+                batch, pending = pending[: self.batch], pending[self.batch :]
+                clock = time.perf_counter()
+                with transaction.atomic():
+                    self._write_batch(batch, self._tables_of(batch), hand_type)
+                self.report.imported += len(batch)
+                self.report.seconds["write"] += time.perf_counter() - clock
+                written_tick(len(batch))
+            waiting = time.perf_counter()
 
     # --- Writing
 
-    def _sessions(self, lines: list[_Line]) -> dict[tuple, TableSession]:
-        """The table of each (name, day): the given one, one imported before from the same
-        source, or a new one (closed), seated with everyone in its hands."""
-        groups: dict[tuple, list[_Line]] = defaultdict(list)
-        for line in lines:
-            groups[(line.table, line.day) if self.session is None else ("", None)].append(line)
-        sessions: dict[tuple, TableSession] = {}
+    def _group(self, line: _Line) -> tuple:
+        return (line.table, line.day) if self.session is None else ("", None)
+
+    def _tables_of(self, batch: list[_Line]) -> dict[tuple, TableSession]:
+        """The table of each line's (name, day): the given one, one imported before from the
+        same source, or a new one (closed); everyone in the batch's hands seated at it."""
         now = timezone.now()
         value = self.point_value
-        for group, found in groups.items():
-            if self.session is not None:
-                session = self.session
-            else:
-                name, day = group
-                session = (
-                    TableSession.objects.filter(
-                        club=self.club, name=name, date=day, imported_from=self.source
-                    ).first()
-                    if self.source
-                    else None
-                )
-                if session is None:
-                    session = TableSession.objects.create(
+        people: dict[tuple, dict[int, Player]] = defaultdict(dict)
+        for line in batch:
+            for player in line.names.values():
+                people[self._group(line)].setdefault(player.pk, player)
+        for group, found in people.items():
+            session = self._tables.get(group)
+            if session is None:
+                if self.session is not None:
+                    session = self.session
+                else:
+                    name, day = group
+                    session = (
+                        TableSession.objects.filter(
+                            club=self.club, name=name, date=day, imported_from=self.source
+                        ).first()
+                        if self.source
+                        else None
+                    ) or TableSession.objects.create(
                         club=self.club,
                         season=season_of(self.club, day),
                         name=name,
@@ -340,123 +418,141 @@ class Importer:
                         created_by=self.by,
                         closed_at=now,
                     )
-            people: dict[int, Player] = {}
-            for line in found:
-                for player in line.names.values():
-                    people.setdefault(player.pk, player)
-            seated = set(session.seats.values_list("player_id", flat=True))
-            last = session.seats.aggregate(last=Max("position"))["last"]
-            position = -1 if last is None else last
+                self._tables[group] = session
+                self._seated[session.pk] = set(session.seats.values_list("player_id", flat=True))
+                last = session.seats.aggregate(last=Max("position"))["last"]
+                self._positions[session.pk] = -1 if last is None else last
+                self._numbers[session.pk] = session.hands.aggregate(last=Max("number"))["last"] or 0
+                if session.pk not in self.report.sessions:
+                    self.report.sessions.append(session.pk)
+            seated = self._seated[session.pk]
             new = []
-            for pid, player in people.items():
+            for pid, player in found.items():
                 if pid not in seated:
-                    position += 1
-                    new.append(TableSeat(session=session, player=player, position=position))
+                    self._positions[session.pk] += 1
+                    new.append(
+                        TableSeat(
+                            session=session, player=player, position=self._positions[session.pk]
+                        )
+                    )
+                    seated.add(pid)
             TableSeat.objects.bulk_create(new)
-            sessions[group] = session
-            if session.pk not in self.report.sessions:
-                self.report.sessions.append(session.pk)
-        return sessions
+        return self._tables
 
-    def _write(self, lines: list[_Line], sessions: dict[tuple, TableSession]) -> None:
-        hand_type = ContentType.objects.get_for_model(Hand)
-        numbers: dict[int, int] = {}
-        for session in {s.pk: s for s in sessions.values()}.values():
-            numbers[session.pk] = session.hands.aggregate(last=Max("number"))["last"] or 0
-        tick = self.progress(len(lines), _("writing"))
-        for start in range(0, len(lines), self.batch):
-            batch = lines[start : start + self.batch]
-            with transaction.atomic():
-                self._write_batch(batch, sessions, numbers, hand_type)
-            self.report.imported += len(batch)
-            tick(len(batch))
-
-    def _write_batch(self, batch, sessions, numbers, hand_type) -> None:
+    def _write_batch(self, batch, sessions, hand_type) -> None:
+        # Plain rows through ``bulk.insert``: model instances would cost more than the rest.
         now = timezone.now()
-        hands, payloads = [], []
+        by = self.by.pk if self.by else None
+        club = self.club.pk
+        hand_rows, placed = [], []
         for line in batch:
-            session = sessions[(line.table, line.day) if self.session is None else ("", None)]
+            session = sessions[self._group(line)]
+            numbers = self._numbers
             numbers[session.pk] += 1
             stake = line.record["stake"]
-            dealer, opponent = line.names[stake["dealer"]], line.names[stake["opponent"]]
-            winner = "dealer" if stake["winner"] == stake["dealer"] else "opponent"
             played_at = line.played_at or timezone.make_aware(
                 datetime.combine(line.day, datetime.min.time()) + timedelta(hours=21)
             ) + timedelta(minutes=3 * numbers[session.pk])
-            line.played_at = played_at
-            hands.append(
-                Hand(
-                    session=session,
-                    club=self.club,
-                    season=session.season,
-                    number=numbers[session.pk],
-                    dealer=dealer,
-                    opponent=opponent,
-                    played_at=played_at,
-                    client_key=line.key,
-                    created_by=self.by,
+            hand_rows.append(
+                (
+                    session.pk,
+                    club,
+                    session.season_id,
+                    numbers[session.pk],
+                    line.names[stake["dealer"]].pk,
+                    line.names[stake["opponent"]].pk,
+                    played_at,
+                    False,
+                    line.key,
+                    by,
+                    now,
                 )
             )
-            payloads.append(self._payload(line, winner))
-        Hand.objects.bulk_create(hands)
-        outcomes = Outcome.objects.bulk_create(
-            Outcome(
-                club=self.club,
-                content_type=hand_type,
-                object_id=hand.pk,
-                status=OutcomeStatus.CONFIRMED,
-                payload=payload,
-                detail={"points": line.result["points"], "multiplier": line.result["multiplier"]},
-                reported_by=self.by,
-                reported_at=line.played_at,
-                confirmed_by=self.by,
-                confirmed_at=now,
-                note=_("Imported"),
+            placed.append((session, played_at))
+        hand_ids = bulk.insert(Hand, HAND_FIELDS, hand_rows, returning=True)
+        outcome_rows = []
+        for hand_id, line in zip(hand_ids, batch, strict=True):
+            stake = line.record["stake"]
+            winner = "dealer" if stake["winner"] == stake["dealer"] else "opponent"
+            outcome_rows.append(
+                (
+                    club,
+                    hand_type.pk,
+                    hand_id,
+                    OutcomeStatus.CONFIRMED,
+                    self._payload(line, winner),
+                    {"points": line.result["points"], "multiplier": line.result["multiplier"]},
+                    by,
+                    line.played_at or now,
+                    by,
+                    now,
+                    IMPORTED,
+                )
             )
-            for hand, payload, line in zip(hands, payloads, batch, strict=True)
+        outcome_ids = bulk.insert(Outcome, OUTCOME_FIELDS, outcome_rows, returning=True)
+        record_ids = bulk.insert(
+            GameRecord,
+            RECORD_FIELDS,
+            [
+                (
+                    club,
+                    session.season_id,
+                    "singapore",
+                    played_at,
+                    line.record,
+                    line.result,
+                    session.house_rules_id,
+                    outcome_id,
+                    by,
+                    now,
+                )
+                for (session, played_at), outcome_id, line in zip(
+                    placed, outcome_ids, batch, strict=True
+                )
+            ],
+            returning=True,
         )
-        records = GameRecord.objects.bulk_create(
-            GameRecord(
-                club=self.club,
-                season=hand.season,
-                game="singapore",
-                played_at=hand.played_at,
-                record=line.record,
-                result=line.result,
-                house_rules=hand.session.house_rules,
-                outcome=outcome,
-                recorded_by=self.by,
-            )
-            for hand, outcome, line in zip(hands, outcomes, batch, strict=True)
+        bulk.insert(
+            GameSeat,
+            ("game_record", "player", "name_in_record"),
+            [
+                (record_id, line.names[name].pk, name)
+                for record_id, line in zip(record_ids, batch, strict=True)
+                for name in dict.fromkeys(names_in(line.record))
+            ],
         )
-        GameSeat.objects.bulk_create(
-            GameSeat(game_record=record, player=line.names[name], name_in_record=name)
-            for record, line in zip(records, batch, strict=True)
-            for name in dict.fromkeys(names_in(line.record))
-        )
-        AuditEntry.objects.bulk_create(
-            AuditEntry(
-                club=self.club,
-                content_type=hand_type,
-                object_id=hand.pk,
-                outcome=outcome,
-                action="import",
-                by=self.by,
-                at=now,
-                to_status=OutcomeStatus.CONFIRMED,
-                note=self.source,
-                data={"line": line.number},
-            )
-            for hand, outcome, line in zip(hands, outcomes, batch, strict=True)
+        bulk.insert(
+            AuditEntry,
+            AUDIT_FIELDS,
+            [
+                (
+                    club,
+                    hand_type.pk,
+                    hand_id,
+                    outcome_id,
+                    "import",
+                    by,
+                    now,
+                    "",
+                    OutcomeStatus.CONFIRMED,
+                    self.source,
+                    {"line": line.number},
+                )
+                for hand_id, outcome_id, line in zip(hand_ids, outcome_ids, batch, strict=True)
+            ],
         )
         posting.post_imported(
             [
-                (
-                    hand,
-                    outcome,
-                    {line.names[n]: v for n, v in line.result.get("balances", {}).items()},
+                posting.ImportedHand(
+                    hand_id=hand_id,
+                    session=session,
+                    at=played_at,
+                    points={
+                        line.names[name].pk: points
+                        for name, points in line.result.get("balances", {}).items()
+                    },
                 )
-                for hand, outcome, line in zip(hands, outcomes, batch, strict=True)
+                for hand_id, (session, played_at), line in zip(hand_ids, placed, batch, strict=True)
             ],
             by=self.by,
         )
@@ -466,7 +562,7 @@ class Importer:
         stake = record["stake"]
 
         def cards(tokens):
-            return [str(Card.parse(t)) for t in tokens]
+            return [CANONICAL.get(t) or str(Card.parse(t)) for t in tokens]
 
         return {
             "winner": winner,
@@ -498,18 +594,15 @@ class Importer:
         fresh = [line for line in read if line.key not in done]
         self.report.skipped = len(read) - len(fresh)
         fresh = self._people(fresh)
-        self.report.seconds["read"] = time.perf_counter() - clock
-        clock = time.perf_counter()
-        checked = self._check(fresh)
-        self.report.seconds["check"] = time.perf_counter() - clock
-        clock = time.perf_counter()
-        if checked:
-            with transaction.atomic():
-                sessions = self._sessions(checked)
-            self._write(checked, sessions)
-        self.report.seconds["write"] = time.perf_counter() - clock
+        self.report.seconds = {"read": time.perf_counter() - clock, "check": 0.0, "write": 0.0}
+        self._tables: dict[tuple, TableSession] = {}
+        self._seated: dict[int, set[int]] = {}
+        self._positions: dict[int, int] = {}
+        self._numbers: dict[int, int] = {}
+        if fresh:
+            self._check_and_write(fresh)
         self.report.refused.sort(key=lambda r: r.line)
-        if checked:
+        if self.report.imported:
             from matches.singapore import tasks
 
             tasks.recompute_stats.delay_on_commit(club_id=self.club.pk, player_ids=None)

@@ -11,10 +11,12 @@ hand where nothing changes hands (no quota covered) posts nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 
 from clubs.models import Player
-from matches.models import Hand, Outcome, OutcomeStatus
+from matches.models import Hand, Outcome, OutcomeStatus, TableSession
 
 APPLIED = [OutcomeStatus.CONFIRMED, OutcomeStatus.SUPERSEDED, OutcomeStatus.VOIDED]
 
@@ -53,13 +55,23 @@ def reverse_hand(*, hand: Hand, outcome: Outcome, by) -> None:
     entries_of(hand, outcome)
 
 
-def post_imported(hands: list[tuple[Hand, Outcome, dict[Player, int]]], *, by) -> None:
-    """Post imported hands (each with its outcome and everyone's points), in one batch."""
-    for hand, _outcome, balances in hands:
+@dataclass
+class ImportedHand:
+    """An imported hand to post: its id, its table, when, and everyone's points by id."""
+
+    hand_id: int
+    session: TableSession
+    at: datetime
+    points: dict[int, int]
+
+
+def post_imported(hands: list[ImportedHand], *, by) -> None:
+    """Post imported hands (each the first result of its hand, ``v1``), in one batch."""
+    for hand in hands:
         session = hand.session
         entries = {
             player: points if session.point_value is None else session.amount(points)
-            for player, points in balances.items()
+            for player, points in hand.points.items()
             if points
         }
         assert sum(entries.values()) == 0, entries

@@ -117,7 +117,7 @@ class Command(BaseCommand):
                     out.write(json.dumps(refusal.as_dict(), ensure_ascii=False) + "\n")
         self.stdout.write(
             f"{report.lines} lines: {report.imported} imported, {report.skipped} imported "
-            f"before, {len(report.refused)} refused; tables {report.sessions}; "
+            f"before, {len(report.refused)} refused; {len(report.sessions)} tables; "
             + ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items())
         )
         for refusal in report.refused[:20]:
