@@ -6,7 +6,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from matches.models import GameRecord, GameSeat, Hand, Outcome, TableSession
+from matches.models import AuditEntry, GameRecord, GameSeat, Hand, Outcome, TableSession
 from matches.singapore import posting
 from matches.singapore.importer import import_hands
 from rules.bots import singapore as bot
@@ -51,6 +51,8 @@ def test_bot_dealt_hands_are_imported_into_tables_by_name_and_date(world):
     stake = record.record["stake"]
     assert {stake["dealer"], stake["opponent"], *stake["covers"]} <= seated
     assert [h.number for h in tables[0].hands.order_by("number")] == [1, 2, 3, 4, 5]
+    entry = AuditEntry.objects.get(object_id=tables[0].pk, action="import")
+    assert entry.data == {"hands": 5, "lines": [1, 5]} and entry.note == "carta.jsonl"
 
 
 def test_refused_lines_are_reported_with_their_errors_and_the_rest_goes_in(world):

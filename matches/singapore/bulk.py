@@ -11,8 +11,10 @@ usual.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
+import orjson
 from django.db import connection, models
 
 # Well below SQLite's 32,766 and PostgreSQL's 65,535 parameters a statement.
@@ -80,9 +82,16 @@ def insert(
     return ids
 
 
-def _copy(model, fields, rows, *, returning: bool) -> list[int]:
-    import json
+def dumps(value) -> str:
+    """JSON text, by orjson (several times faster), or the standard library for what orjson
+    refuses (integers beyond 64 bits in fields the rules ignore)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value)
 
+
+def _copy(model, fields, rows, *, returning: bool) -> list[int]:
     meta = model._meta
     columns = [meta.get_field(name) for name in fields]
     as_json = [i for i, field in enumerate(columns) if isinstance(field, models.JSONField)]
@@ -98,7 +107,6 @@ def _copy(model, fields, rows, *, returning: bool) -> list[int]:
             ids = [found[0] for found in cursor.fetchall()]
             names = [meta.pk.column, *names]
         sql = f"COPY {quote(meta.db_table)} ({', '.join(quote(n) for n in names)}) FROM STDIN"
-        dumps = json.dumps
         with cursor.cursor.copy(sql) as copy:
             for n, row in enumerate(rows):
                 if as_json:

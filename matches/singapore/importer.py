@@ -28,7 +28,6 @@ What happens:
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
@@ -36,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import date as Date
 from datetime import datetime, timedelta
 
+import orjson
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -251,7 +251,7 @@ class Importer:
                 self._refuse(number, [_error("bad_record", _("The line is too long."))])
                 continue
             try:
-                record = json.loads(text)
+                record = orjson.loads(text)
             except ValueError as error:
                 self._refuse(number, [_error("bad_json", f"not JSON: {error}"[:200])])
                 continue
@@ -521,24 +521,30 @@ class Importer:
                 for name in dict.fromkeys(names_in(line.record))
             ],
         )
+        # The import's own step in each table's history (one row a table and batch: a row
+        # per hand would cost as much as the hands).
+        by_table: dict[int, list[int]] = defaultdict(list)
+        for (session, _played_at), line in zip(placed, batch, strict=True):
+            by_table[session.pk].append(line.number)
+        table_type = ContentType.objects.get_for_model(TableSession)
         bulk.insert(
             AuditEntry,
             AUDIT_FIELDS,
             [
                 (
                     club,
-                    hand_type.pk,
-                    hand_id,
-                    outcome_id,
+                    table_type.pk,
+                    session_id,
+                    None,
                     "import",
                     by,
                     now,
                     "",
-                    OutcomeStatus.CONFIRMED,
+                    "",
                     self.source,
-                    {"line": line.number},
+                    {"hands": len(found), "lines": [found[0], found[-1]]},
                 )
-                for hand_id, outcome_id, line in zip(hand_ids, outcome_ids, batch, strict=True)
+                for session_id, found in by_table.items()
             ],
         )
         posting.post_imported(
