@@ -58,13 +58,16 @@ def main(hands: int) -> None:
         path = Path(folder) / "hands.jsonl"
         start = time.perf_counter()
         write_file(path, hands)
-        print(f"database: {vendor()}; {hands:,} hands written in {time.perf_counter() - start:.1f} s")
+        took = time.perf_counter() - start
+        print(f"database: {vendor()}; {hands:,} hands written to the file in {took:.1f} s")
         start = time.perf_counter()
         call_command("import_hands", str(path), "--club", club.slug, "--point-value", "0.05")
         total = time.perf_counter() - start
         imported = Hand.objects.filter(club=club).count()
-        print(f"import: {imported:,} hands checked and posted in {total:.1f} s "
-              f"({imported / total:,.0f} hands/s)")
+        print(
+            f"import: {imported:,} hands checked and posted in {total:.1f} s "
+            f"({imported / total:,.0f} hands/s)"
+        )
         start = time.perf_counter()
         call_command("import_hands", str(path), "--club", club.slug, "--no-progress")
         print(f"the same file again (all skipped): {time.perf_counter() - start:.1f} s")

@@ -1,7 +1,8 @@
 """Singapore tables: queries to record a hand through the API, and to build the sheet.
 
     .venv/bin/python benchmarks/singapore_tables_bench.py
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/circolo_sing .venv/bin/python benchmarks/singapore_tables_bench.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/circolo_sing \
+        .venv/bin/python benchmarks/singapore_tables_bench.py
 
 Prints the queries (and the time) of ``POST /api/v1/table-sessions/{id}/hands/`` at a table
 of two people covering and at one of eight with covers and side bets, after 1 and after
@@ -26,10 +27,8 @@ def main() -> None:
 
     from clubs import services as clubs
     from clubs.models import Role
-    from matches.singapore import services
+    from matches.singapore import services, tasks
     from rules.bots import singapore as bot
-
-    from matches.singapore import tasks
 
     # The statistics task runs in the Celery worker after each hand, not in the request:
     # its own time is printed apart.
