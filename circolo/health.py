@@ -1,4 +1,5 @@
-"""``/health/``: is the database, the cache and the broker reachable? 200 if all are, else 503."""
+"""``/health/``: is the database, the cache and the broker reachable, and did the last
+ledger check find the ledger consistent? 200 if all are, else 503 naming what is down."""
 
 import time
 from collections.abc import Callable
@@ -11,6 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from circolo.celery import app
+from ledger import check as ledger_check
 
 
 def _database() -> str:
@@ -37,7 +39,24 @@ def _broker() -> str:
         return conn.transport_cls if isinstance(conn.transport_cls, str) else "connected"
 
 
-CHECKS: dict[str, Callable[[], str]] = {"database": _database, "cache": _cache, "broker": _broker}
+def _ledger() -> str:
+    """The last ``ledger_check`` (hourly on beat): down if it found a mismatch. Cheap: one
+    indexed read, never a recomputation."""
+    last = ledger_check.latest()
+    if last is None:
+        return "not checked yet"
+    if not last.ok:
+        first = last.problems[0] if last.problems else "?"
+        raise RuntimeError(f"mismatch found at {last.at.isoformat()}: {first}")
+    return f"consistent at {last.at.isoformat()}"
+
+
+CHECKS: dict[str, Callable[[], str]] = {
+    "database": _database,
+    "cache": _cache,
+    "broker": _broker,
+    "ledger": _ledger,
+}
 
 
 @never_cache

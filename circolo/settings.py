@@ -37,6 +37,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "pgtrigger",
+    "django_htmx",
     "circolo",
     "clubs",
     "matches",
@@ -52,6 +54,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lockout into its response.
     "axes.middleware.AxesMiddleware",
@@ -76,6 +79,24 @@ TEMPLATES = [
             ],
         },
     },
+]
+
+# --- The club page's sections and the club's tabs: provider functions, in order (see the
+# protocol in clubs/club_page.py). Each game feature adds its own; a placeholder stands in
+# for a section until its feature replaces it.
+CLUB_PAGE_SECTIONS = [
+    "matches.sputo.sections.club_section",
+    "clubs.club_page.running_tables",  # Singapore tables and the ledger
+    "matches.club_sections.recent_games",
+    "clubs.club_page.leaderboards",  # Spazz'u'mazz and the leaderboards
+    "clubs.club_page.seasons",
+]
+CLUB_TABS = [
+    "clubs.club_page.overview_tab",
+    "clubs.club_page.members_tab",
+    "matches.sputo.sections.club_tab",
+    "ledger.club_page.ledger_tab",
+    "clubs.club_page.settings_tab",
 ]
 
 # --- Database: SQLite in the project folder unless DATABASE_URL says otherwise.
@@ -115,6 +136,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE = {
     "housekeeping": {"task": "circolo.housekeeping", "schedule": 24 * 60 * 60},
+    # Recompute every balance from the entries; /health/ shows the last result.
+    "ledger-check": {"task": "ledger.check", "schedule": 60 * 60},
 }
 CELERY_TIMEZONE = "Europe/Rome"
 
@@ -232,3 +255,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"axes": {"level": "WARNING"}},
 }
+
+# --- What each game shows on the club's boards (matches/boards.py).
+LEADERBOARDS = {"sputo": "matches.sputo.boards.leaderboard"}

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
@@ -7,7 +8,10 @@ from circolo.api import ObtainAuthToken
 from circolo.health import health
 from clubs import api as clubs_api
 from clubs import views as clubs_views
+from clubs.forms import LoginForm
+from ledger import api as ledger_api
 from matches.singapore import api as singapore_api
+from matches.sputo import api as sputo_api
 
 router = DefaultRouter()
 router.register("clubs", clubs_api.ClubViewSet, basename="club")
@@ -15,11 +19,21 @@ router.register("players", clubs_api.PlayerViewSet, basename="player")
 router.register("memberships", clubs_api.MembershipViewSet, basename="membership")
 router.register("seasons", clubs_api.SeasonViewSet, basename="season")
 router.register("invitations", clubs_api.InvitationViewSet, basename="invitation")
+router.register("ledger/balances", ledger_api.BalanceViewSet, basename="ledger-balance")
+router.register("ledger/settle-up", ledger_api.SettleUpViewSet, basename="ledger-settle-up")
+router.register("ledger/debts", ledger_api.DebtViewSet, basename="ledger-debt")
+router.register("ledger/payments", ledger_api.PaymentViewSet, basename="ledger-payment")
+router.register("ledger/statements", ledger_api.StatementViewSet, basename="ledger-statement")
+sputo_api.register(router)
 singapore_api.register(router)
 
 urlpatterns = [
     path("", clubs_views.home, name="home"),
     path("", include("clubs.urls")),
+    # Django's login page, whose form also explains an account waiting for its confirmation.
+    path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
+    path("", include("ledger.urls")),
+    path("", include("matches.sputo.urls")),
     path("clubs/<slug:slug>/", include("matches.singapore.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -1,6 +1,15 @@
 from django.contrib import admin
 
-from clubs.models import Club, HouseRuleSet, Invitation, Membership, Player, Season
+from clubs.models import (
+    Club,
+    EmailConfirmation,
+    HouseRuleSet,
+    Invitation,
+    Membership,
+    Player,
+    Profile,
+    Season,
+)
 
 
 class MembershipInline(admin.TabularInline):
@@ -69,3 +78,21 @@ class InvitationAdmin(admin.ModelAdmin):
     list_filter = ["role", "club"]
     readonly_fields = ["token", "uses"]
     raw_id_fields = ["player", "created_by"]
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["user", "display_name"]
+    search_fields = ["user__username", "display_name"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(EmailConfirmation)
+class EmailConfirmationAdmin(admin.ModelAdmin):
+    """Sign-ups and their confirmation; an admin who trusts an address can activate the
+    account on the user's own page."""
+
+    list_display = ["user", "email", "requested_at", "sent_at", "confirmed_at"]
+    list_filter = ["confirmed_at"]
+    search_fields = ["user__username", "email"]
+    readonly_fields = ["user", "email", "language", "requested_at", "sent_at", "confirmed_at"]

@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Invitation, Player, Role
@@ -21,12 +22,13 @@ class ClubForm(forms.ModelForm):
             "currency",
             "language",
         ]
-        widgets = {"description": forms.Textarea(attrs={"rows": 3})}
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["point_value"].localize = True
-        self.fields["point_value"].widget.is_localized = True
+        # Shown and read in the page's language (0,10 in Italian): a text box, since a
+        # browser's number box refuses a decimal comma.
+        localized_fields = ["point_value"]
+        widgets = {
+            "description": forms.Textarea(attrs={"rows": 3}),
+            "point_value": forms.TextInput(attrs={"inputmode": "decimal"}),
+        }
 
     def clean_currency(self):
         return self.cleaned_data["currency"].strip().upper()
@@ -97,15 +99,30 @@ class GuestForm(forms.Form):
     display_name = forms.CharField(label=_("Guest's name"), max_length=80)
 
 
+class RenameForm(forms.Form):
+    """A guest's new name; one form per guest on the members page, each with its own ids."""
+
+    display_name = forms.CharField(label=_("New name"), max_length=80)
+
+
 class MergeForm(forms.Form):
+    """Which guest, into whom: the names are the players' names in the club, as everywhere."""
+
     source = forms.ModelChoiceField(label=_("Guest"), queryset=Player.objects.none())
     target = forms.ModelChoiceField(label=_("Merge into"), queryset=Player.objects.none())
 
     def __init__(self, *args, club: Club, **kwargs):
+        kwargs.setdefault("auto_id", "merge-%s")
         super().__init__(*args, **kwargs)
-        players = club.players.active()
+        players = club.players.active().order_by(Lower("display_name"), "pk")
         self.fields["source"].queryset = players.guests()
         self.fields["target"].queryset = players
+
+    def clean(self):
+        data = super().clean()
+        if data.get("source") and data.get("source") == data.get("target"):
+            raise forms.ValidationError(_("A guest cannot be merged into themselves."))
+        return data
 
 
 class InvitationForm(forms.ModelForm):
@@ -115,6 +132,7 @@ class InvitationForm(forms.ModelForm):
         widgets = {"expires_at": forms.DateTimeInput(attrs={"type": "datetime-local"})}
 
     def __init__(self, *args, club: Club, **kwargs):
+        kwargs.setdefault("auto_id", "invitation-%s")
         super().__init__(*args, **kwargs)
         self.fields["player"].queryset = club.players.active().guests()
         self.fields["player"].required = False
@@ -126,10 +144,62 @@ class RoleForm(forms.Form):
 
 
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(label=_("E-mail"), required=True)
+    """The fields of a new account; ``services.sign_up`` creates it (and checks again)."""
+
+    email = forms.EmailField(
+        label=_("E-mail"),
+        required=True,
+        help_text=_("We send a link to this address to confirm it."),
+    )
     first_name = forms.CharField(label=_("First name"), max_length=150, required=False)
     last_name = forms.CharField(label=_("Last name"), max_length=150, required=False)
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ["username", "email", "first_name", "last_name"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Our own words: Django's Italian catalogue runs two sentences together here.
+        self.fields["username"].help_text = _(
+            "Required: at most 150 characters. Letters, digits and @ . + - _ only."
+        )
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, which also tells the owner of an account waiting for its e-mail
+    confirmation (right password, not confirmed yet) what to do."""
+
+    unconfirmed = False
+
+    def clean(self):
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            username = self.cleaned_data.get("username")
+            password = self.cleaned_data.get("password")
+            if username and password:
+                from clubs.services import waiting_for_confirmation
+
+                if waiting_for_confirmation(username=username, password=password):
+                    self.unconfirmed = True
+                    raise forms.ValidationError(
+                        _(
+                            "Your e-mail address is not confirmed yet: open the link we "
+                            "sent you, or ask for a new one."
+                        ),
+                        code="unconfirmed",
+                    ) from None
+            raise
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(label=_("E-mail"))
+
+
+class ProfileForm(forms.Form):
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=80,
+        help_text=_("Your name in every club you belong to, and in the clubs you join."),
+    )

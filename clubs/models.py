@@ -436,3 +436,66 @@ class Invitation(models.Model):
     def is_usable(self, *, at=None) -> bool:
         at = at or timezone.now()
         return self.revoked_at is None and self.expires_at > at and self.uses < self.max_uses
+
+
+class Profile(models.Model):
+    """What a person chose for themselves: the name the clubs show (see
+    ``services.change_display_name``). Users without a row use their full name, or their
+    username."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile",
+        verbose_name=_("user account"),
+    )
+    display_name = models.CharField(_("display name"), max_length=80)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class EmailConfirmationQuerySet(models.QuerySet):
+    def pending(self):
+        """Sign-ups whose e-mail address is not confirmed yet (their accounts are inactive)."""
+        return self.filter(confirmed_at__isnull=True)
+
+
+class EmailConfirmation(models.Model):
+    """A sign-up waiting for its e-mail address to be confirmed.
+
+    The account stays inactive (it cannot log in) until the link mailed to ``email`` is
+    followed. Confirming activates only an account that is waiting here: an account an
+    admin deactivated later cannot reactivate itself with an old link.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="email_confirmation",
+        verbose_name=_("user account"),
+    )
+    email = models.EmailField(_("e-mail"))
+    language = models.CharField(
+        _("language"), max_length=5, choices=settings.LANGUAGES, default="it"
+    )
+    requested_at = models.DateTimeField(_("link requested"), default=timezone.now)
+    sent_at = models.DateTimeField(_("link sent"), null=True, blank=True)
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+
+    objects = EmailConfirmationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("e-mail confirmation")
+        verbose_name_plural = _("e-mail confirmations")
+
+    def __str__(self) -> str:
+        return f"{self.user} <{self.email}>"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.confirmed_at is None

@@ -3,9 +3,10 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 
-from clubs.models import Invitation
+from clubs.models import EmailConfirmation, Invitation
 
 
 @shared_task(acks_late=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
@@ -31,4 +32,41 @@ def send_invitation_email(invitation_id: int) -> str:
         send_mail(subject, body, None, [invitation.email])
         invitation.emailed_at = timezone.now()
         invitation.save(update_fields=["emailed_at"])
+    return "sent"
+
+
+@shared_task(acks_late=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
+def send_confirmation_email(confirmation_id: int) -> str:
+    """Mail a sign-up's confirmation link, in the language the person signed up in.
+
+    Safe to run twice: a link asked for (``requested_at``) is sent once (``sent_at``); a
+    confirmed address gets nothing more.
+    """
+    from clubs.services import CONFIRMATION_MAX_AGE, confirmation_token
+
+    with transaction.atomic():
+        confirmation = (
+            EmailConfirmation.objects.select_for_update()
+            .select_related("user")
+            .filter(pk=confirmation_id)
+            .first()
+        )
+        if (
+            confirmation is None
+            or not confirmation.is_pending
+            or (confirmation.sent_at and confirmation.sent_at >= confirmation.requested_at)
+        ):
+            return "nothing to send"
+        path = reverse("clubs:confirm_email", args=[confirmation_token(confirmation)])
+        with translation.override(confirmation.language):
+            context = {
+                "user": confirmation.user,
+                "link": settings.SITE_URL.rstrip("/") + path,
+                "days": CONFIRMATION_MAX_AGE.days,
+            }
+            subject = render_to_string("accounts/confirm_email_subject.txt", context).strip()
+            body = render_to_string("accounts/confirm_email.txt", context)
+        send_mail(subject, body, None, [confirmation.email])
+        confirmation.sent_at = timezone.now()
+        confirmation.save(update_fields=["sent_at"])
     return "sent"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from clubs import views
+from clubs import account_views, views
 
 app_name = "clubs"
 
@@ -8,8 +8,19 @@ urlpatterns = [
     path("clubs/", views.club_list, name="list"),
     path("clubs/new/", views.club_create, name="create"),
     path("clubs/<slug:slug>/", views.club_detail, name="detail"),
+    path("clubs/<slug:slug>/leave/", views.leave, name="leave"),
     path("clubs/<slug:slug>/members/", views.members, name="members"),
     path("clubs/<slug:slug>/members/guests/", views.add_guest, name="add_guest"),
+    path(
+        "clubs/<slug:slug>/members/guests/<int:player_id>/rename/",
+        views.rename_guest,
+        name="rename_guest",
+    ),
+    path(
+        "clubs/<slug:slug>/members/guests/<int:player_id>/remove/",
+        views.remove_guest,
+        name="remove_guest",
+    ),
     path("clubs/<slug:slug>/members/merge/", views.merge_guest, name="merge_guest"),
     path(
         "clubs/<slug:slug>/members/<int:membership_id>/role/", views.change_role, name="change_role"
@@ -26,5 +37,19 @@ urlpatterns = [
         name="revoke_invitation",
     ),
     path("clubs/<slug:slug>/settings/", views.settings_page, name="settings"),
+    path(
+        "clubs/<slug:slug>/settings/seasons/<int:season_id>/",
+        views.edit_season,
+        name="edit_season",
+    ),
+    path(
+        "clubs/<slug:slug>/settings/seasons/<int:season_id>/delete/",
+        views.delete_season,
+        name="delete_season",
+    ),
     path("invite/<str:token>/", views.invitation, name="invitation"),
+    path("accounts/signup/", account_views.sign_up, name="signup"),
+    path("accounts/confirm/", account_views.confirm_email_sent, name="confirm_email_sent"),
+    path("accounts/confirm/<str:token>/", account_views.confirm_email, name="confirm_email"),
+    path("accounts/profile/", account_views.profile, name="profile"),
 ]

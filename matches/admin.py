@@ -2,11 +2,14 @@ from django.contrib import admin
 
 from matches.models import (
     AuditEntry,
+    Entrant,
     GameRecord,
     GameSeat,
     Outcome,
     SpazzumazzGame,
     SpazzumazzPlace,
+    Tournament,
+    TournamentMatch,
 )
 
 
@@ -78,3 +81,35 @@ class SpazzumazzGameAdmin(admin.ModelAdmin):
     date_hierarchy = "played_at"
     inlines = [SpazzumazzPlaceInline]
     raw_id_fields = ["season", "house_rules"]
+
+
+class EntrantInline(admin.TabularInline):
+    model = Entrant
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """Tournaments change through their services (pages and API); here they are read."""
+
+    list_display = ["name", "club", "starts_at", "status", "variant", "best_of"]
+    list_filter = ["status", "variant", "club"]
+    date_hierarchy = "starts_at"
+    inlines = [EntrantInline]
+    raw_id_fields = ["season", "house_rules"]
+
+
+@admin.register(TournamentMatch)
+class TournamentMatchAdmin(admin.ModelAdmin):
+    """Read-only: results change through the result cycle, seats through the bracket."""
+
+    list_display = ["__str__", "player_a", "player_b", "winner", "result", "needs_resolution"]
+    list_filter = ["result", "needs_resolution", "club"]
+    readonly_fields = [f.name for f in TournamentMatch._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

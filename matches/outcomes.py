@@ -63,7 +63,7 @@ def actor(subject: OutcomeSubject, user) -> Actor:
 
 
 def _lock(subject: OutcomeSubject) -> OutcomeSubject:
-    return type(subject)._default_manager.select_for_update().get(pk=subject.pk)
+    return subject.locked()
 
 
 def _audit(
@@ -348,6 +348,25 @@ def correct_outcome(*, subject: OutcomeSubject, payload: dict, by, reason: str) 
     )
     subject.outcome_applied(outcome, previous=previous, by=by)
     return outcome
+
+
+@transaction.atomic
+def preview_correct_outcome(*, subject: OutcomeSubject, payload: dict, by) -> dict:
+    """What :func:`correct_outcome` with ``payload`` would change, written nowhere: the same
+    checks (role, a result in force, the payload), then the subject's own preview."""
+    _require_correct_role(subject, by)
+    subject = _lock(subject)
+    previous = _open(
+        subject,
+        states=[OutcomeStatus.CONFIRMED],
+        nothing=_("There is no result in force to correct."),
+    )
+    checked = subject.check_outcome(payload, by=by)
+    return {
+        "before": previous.payload,
+        "after": checked.payload,
+        **subject.preview_correction(checked, by=by),
+    }
 
 
 @transaction.atomic

@@ -181,3 +181,15 @@ def call(world, kind, method, path, body, role, *, api: bool):
     if method == "get":
         return client.get(url)
     return getattr(client, method)(url, data or {})
+
+
+def same_page(a, a_path: str, b, b_path: str) -> bool:
+    """Whether two HTML responses are the same page, but for the path each echoes (the
+    language switch comes back to it) and the form's CSRF token (masked anew each time)."""
+    import re
+
+    def page_of(response, path):
+        html = response.content.decode().replace(path, "X")
+        return re.sub(r'name="csrfmiddlewaretoken" value="\w+"', "", html)
+
+    return page_of(a, a_path) == page_of(b, b_path)

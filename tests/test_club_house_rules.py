@@ -98,9 +98,7 @@ def test_a_bad_value_on_the_settings_page_is_a_form_error(client, people):
         },
     )
     assert response.status_code == 200
-    form = dict((game, form) for game, _label, form, _h in response.context["rule_forms"])[
-        "singapore"
-    ]
+    form = {rules["game"]: rules["form"] for rules in response.context["rule_forms"]}["singapore"]
     assert set(form.errors) == {"joker_limit", "cap"}
     assert not HouseRuleSet.objects.exists()
 

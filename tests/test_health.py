@@ -11,7 +11,7 @@ def test_health_reports_database_cache_and_broker(client):
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok"
-    assert set(body["checks"]) == {"database", "cache", "broker"}
+    assert set(body["checks"]) == {"database", "cache", "broker", "ledger"}
     assert all(check["status"] == "ok" for check in body["checks"].values())
 
 

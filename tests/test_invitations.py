@@ -39,23 +39,62 @@ def test_a_signed_in_user_joins_through_the_link(client, people):
     assert invitation.uses == 1
 
 
-def test_a_newcomer_creates_an_account_and_joins_in_one_step(client, people):
-    invitation = services.create_invitation(club=people["club"], by=people["admin"])
-    response = client.post(
-        invitation.get_absolute_url(),
-        {
-            "username": "nuovo",
-            "email": "nuovo@example.org",
-            "first_name": "Nino",
-            "last_name": "Nuovo",
-            "password1": PASSWORD,
-            "password2": PASSWORD,
-        },
-    )
+def newcomer(**extra):
+    return {
+        "username": "nuovo",
+        "email": "nuovo@example.org",
+        "first_name": "Nino",
+        "last_name": "Nuovo",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+        **extra,
+    }
+
+
+def test_a_newcomer_invited_by_e_mail_creates_an_account_and_is_in_at_once(
+    client, people, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        invitation = services.create_invitation(
+            club=people["club"], by=people["admin"], email="Nuovo@Example.org"
+        )
+    response = client.post(invitation.get_absolute_url(), newcomer())
     assert response.status_code == 302
     membership = Membership.objects.get(club=people["club"], user__username="nuovo")
     assert people["club"].players.get(user=membership.user).display_name == "Nino Nuovo"
     assert client.get("/").wsgi_request.user.username == "nuovo"
+    assert len(mailoutbox) == 1  # the invitation; no confirmation needed
+
+
+def test_a_newcomer_with_a_shared_link_joins_but_confirms_the_address_before_logging_in(
+    client, people, mailoutbox, django_capture_on_commit_callbacks
+):
+    invitation = services.create_invitation(club=people["club"], by=people["admin"])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(invitation.get_absolute_url(), newcomer())
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/confirm/"
+    membership = Membership.objects.get(club=people["club"], user__username="nuovo")
+    assert not membership.user.is_active
+    assert not client.get("/").wsgi_request.user.is_authenticated
+    assert [m.to for m in mailoutbox] == [["nuovo@example.org"]]
+    invitation.refresh_from_db()
+    assert invitation.uses == 1
+
+
+def test_a_taken_username_at_signup_is_one_message_whatever_its_case(client, people):
+    invitation = services.create_invitation(club=people["club"], by=people["admin"])
+    response = client.post(
+        invitation.get_absolute_url(), newcomer(username="MIA"), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 200
+    taken = ["A user with that username already exists."]
+    assert response.context["signup"].errors["username"] == taken
+    with pytest.raises(ValidationError) as refused:
+        services.sign_up(username="Mia", email="x@example.org", password=PASSWORD)
+    assert refused.value.message_dict == {"username": taken}
+    invitation.refresh_from_db()
+    assert invitation.uses == 0
 
 
 def test_a_weak_password_at_signup_is_a_form_error_and_nobody_joins(client, people):

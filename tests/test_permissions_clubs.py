@@ -25,6 +25,7 @@ from tests.permission_matrix import (
     expand,
     fill,
     page,
+    same_page,
 )
 
 MEMBER, SCORER, ADMIN = Role.MEMBER, Role.SCORER, Role.ADMIN
@@ -80,7 +81,55 @@ PAGES = [
         page(ADMIN, public=True, ok=302),
         page(ADMIN, public=False, ok=302),
     ),
-    ("merge-guest-get", "get", "/clubs/{slug}/members/merge/", None, POST_ONLY, POST_ONLY),
+    # GET asks to confirm the merge chosen on the members page (without a choice: back there).
+    (
+        "merge-guest-confirm",
+        "get",
+        "/clubs/{slug}/members/merge/?source={spare}&target={guest}",
+        None,
+        page(ADMIN, public=True),
+        page(ADMIN, public=False),
+    ),
+    (
+        "merge-guest-no-choice",
+        "get",
+        "/clubs/{slug}/members/merge/",
+        None,
+        page(ADMIN, public=True, ok=302),
+        page(ADMIN, public=False, ok=302),
+    ),
+    (
+        "rename-guest",
+        "post",
+        "/clubs/{slug}/members/guests/{guest}/rename/",
+        lambda c: {"display_name": "Zio Peppino"},
+        page(ADMIN, public=True, ok=302),
+        page(ADMIN, public=False, ok=302),
+    ),
+    (
+        "rename-guest-get",
+        "get",
+        "/clubs/{slug}/members/guests/{guest}/rename/",
+        None,
+        POST_ONLY,
+        POST_ONLY,
+    ),
+    (
+        "remove-guest-confirm",
+        "get",
+        "/clubs/{slug}/members/guests/{spare}/remove/",
+        None,
+        page(ADMIN, public=True),
+        page(ADMIN, public=False),
+    ),
+    (
+        "remove-guest",
+        "post",
+        "/clubs/{slug}/members/guests/{spare}/remove/",
+        lambda c: {},
+        page(ADMIN, public=True, ok=302),
+        page(ADMIN, public=False, ok=302),
+    ),
     (
         "change-role",
         "post",
@@ -101,12 +150,29 @@ PAGES = [
         page(ADMIN, public=False, ok=302),
     ),
     (
-        "remove-member-get",
+        "remove-member-confirm",
         "get",
         "/clubs/{slug}/members/{other}/remove/",
         None,
-        POST_ONLY,
-        POST_ONLY,
+        page(ADMIN, public=True),
+        page(ADMIN, public=False),
+    ),
+    # Leaving: the admin under test is the club's only admin, so the page explains (200).
+    (
+        "leave-confirm",
+        "get",
+        "/clubs/{slug}/leave/",
+        None,
+        page(MEMBER, public=True),
+        page(MEMBER, public=False),
+    ),
+    (
+        "leave",
+        "post",
+        "/clubs/{slug}/leave/",
+        lambda c: {},
+        (LOGIN, 403, 302, 302, 200),
+        (LOGIN, 404, 302, 302, 200),
     ),
     (
         "create-invitation",
@@ -181,6 +247,42 @@ PAGES = [
             "section": "spazzumazz",
             "spazzumazz-idiot_min_games": "5",
         },
+        page(ADMIN, public=True, ok=302),
+        page(ADMIN, public=False, ok=302),
+    ),
+    (
+        "edit-season-form",
+        "get",
+        "/clubs/{slug}/settings/seasons/{season}/",
+        None,
+        page(ADMIN, public=True),
+        page(ADMIN, public=False),
+    ),
+    (
+        "edit-season",
+        "post",
+        "/clubs/{slug}/settings/seasons/{season}/",
+        lambda c: {
+            "season-name": "Inverno lungo",
+            "season-start": "2025-01-01",
+            "season-end": "2025-04-30",
+        },
+        page(ADMIN, public=True, ok=302),
+        page(ADMIN, public=False, ok=302),
+    ),
+    (
+        "delete-season-confirm",
+        "get",
+        "/clubs/{slug}/settings/seasons/{season}/delete/",
+        None,
+        page(ADMIN, public=True),
+        page(ADMIN, public=False),
+    ),
+    (
+        "delete-season",
+        "post",
+        "/clubs/{slug}/settings/seasons/{season}/delete/",
+        lambda c: {},
         page(ADMIN, public=True, ok=302),
         page(ADMIN, public=False, ok=302),
     ),
@@ -447,6 +549,13 @@ def test_a_refused_page_action_changes_nothing(world, role):
     client.post(f"/clubs/{c.slug}/members/{c.other.pk}/role/", {"role": "admin"})
     client.post(f"/clubs/{c.slug}/members/{c.other.pk}/remove/")
     client.post(f"/clubs/{c.slug}/invitations/{c.invitation.pk}/revoke/")
+    client.post(f"/clubs/{c.slug}/members/guests/{c.guest.pk}/rename/", {"display_name": "Preso"})
+    client.post(f"/clubs/{c.slug}/members/guests/{c.spare.pk}/remove/")
+    client.post(f"/clubs/{c.slug}/settings/seasons/{c.season.pk}/delete/")
+    client.post(
+        f"/clubs/{c.slug}/settings/seasons/{c.season.pk}/",
+        {"season-name": "Presa", "season-start": "2025-01-01", "season-end": "2025-01-31"},
+    )
     client.post(
         f"/clubs/{c.slug}/settings/",
         {
@@ -459,10 +568,14 @@ def test_a_refused_page_action_changes_nothing(world, role):
         },
     )
     c.spare.refresh_from_db()
+    c.guest.refresh_from_db()
+    c.season.refresh_from_db()
     c.other.refresh_from_db()
     c.invitation.refresh_from_db()
     c.club.refresh_from_db()
     assert c.spare.merged_into is None
+    assert c.guest.display_name == "Zia Lina"
+    assert c.season.name == "Inverno"
     assert c.other.role == Role.MEMBER
     assert c.invitation.revoked_at is None
     assert c.club.name == "Circolo Gamma"
@@ -473,7 +586,7 @@ def test_a_private_club_page_looks_like_a_club_that_does_not_exist(world):
     private = outsider.get("/clubs/circolo-gamma/")
     missing = outsider.get("/clubs/no-such-club/")
     assert private.status_code == missing.status_code == 404
-    assert private.content == missing.content
+    assert same_page(private, "circolo-gamma", missing, "no-such-club")
 
 
 def test_it_validates_ownership_of_memberships_and_invitations_named_in_the_url(world):

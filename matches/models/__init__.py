@@ -11,9 +11,12 @@ from matches.models.ratings import PlayerRating, RatingChange
 from matches.models.records import GameRecord, GameRecordQuerySet, GameSeat
 from matches.models.singapore import Hand, SingaporeStats, TableSeat, TableSession
 from matches.models.spazzumazz import SpazzumazzGame, SpazzumazzPlace
+from matches.models.sputo import CalendarFeed, Entrant, Tournament, TournamentMatch
 
 __all__ = [
     "AuditEntry",
+    "CalendarFeed",
+    "Entrant",
     "GameRecord",
     "GameRecordQuerySet",
     "GameSeat",
@@ -28,4 +31,6 @@ __all__ = [
     "SpazzumazzPlace",
     "TableSeat",
     "TableSession",
+    "Tournament",
+    "TournamentMatch",
 ]

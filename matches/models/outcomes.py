@@ -208,6 +208,12 @@ class OutcomeSubject(models.Model):
 
     # --- Hooks ---------------------------------------------------------------------------
 
+    def locked(self):
+        """This subject's row again, locked for one step of the cycle (``select_for_update``).
+        A subject whose steps also write other rows (a bracket's later matches) locks what
+        those steps share first, in the same order every time."""
+        return type(self)._default_manager.select_for_update().get(pk=self.pk)
+
     def outcome_players(self) -> list[Player]:
         """The players of this game: each may report; another may confirm."""
         raise NotImplementedError
@@ -225,6 +231,12 @@ class OutcomeSubject(models.Model):
 
     def outcome_withdrawn(self, outcome: Outcome, *, by) -> None:
         """``outcome`` was voided: undo its effects."""
+
+    def preview_correction(self, checked: CheckedOutcome, *, by) -> dict:
+        """What correcting the result in force to ``checked`` would change, as data, without
+        writing anything (``matches.outcomes.preview_correct_outcome``). The subject lists
+        exactly what ``outcome_applied`` will then do."""
+        return {}
 
     def house_rules_version(self):
         """The ``HouseRuleSet`` the records are checked under (None: the club's current)."""

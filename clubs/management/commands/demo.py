@@ -127,6 +127,13 @@ class Command(BaseCommand):
             city="Bologna",
             is_public=True,
             language="it",
+            description=(
+                "Carte bolognesi e francesi dal 1987: Sputo a eliminazione, tavoli di "
+                "Singapore con il loro libro dei debiti e, a fine serata, Spazz'u'mazz per "
+                "decidere chi è l'idiota. Chi passa è il benvenuto."
+            ),
+            venue="Circolo ARCI San Vitale, via San Vitale 12",
+            meeting_times="Il venerdì dalle 21, la domenica dalle 16",
         )
         scorer = self._user(User, "demo-scorer", "Nicola", "Pellegrini")
         services.add_member(club=club, user=scorer, role=Role.SCORER)

@@ -1,0 +1,220 @@
+"""The club page's sections and the club's navigation tabs: where the game features plug in.
+
+``clubs`` knows no game: it may not import ``matches`` or ``ledger``. A feature adds a
+section to the club page, or a tab to the navigation every club page shows, by naming a
+small *provider* function in the settings (``circolo/settings.py`` may name anything)::
+
+    CLUB_PAGE_SECTIONS = [
+        "clubs.club_page.next_tournament",   # placeholder until Sputo tournaments land
+        "matches.club_sections.recent_games",
+        ...
+    ]
+    CLUB_TABS = [
+        "clubs.club_page.overview_tab",
+        "clubs.club_page.members_tab",
+        "clubs.club_page.settings_tab",
+        ...
+    ]
+
+Sections
+--------
+A section provider is ``provider(request, access) -> Section | None``:
+
+- ``request`` is the page's ``HttpRequest``; ``access`` the :class:`clubs.access.ClubAccess`
+  of the club page (``access.club``, ``access.role``, ``access.is_member``,
+  ``access.is_scorer``, ``access.is_admin``). The page has already checked that the user
+  may see the club; a provider decides what *its* section shows to this role (return
+  ``None`` for a role that must not see it).
+- It returns ``None`` to show nothing, or a :class:`Section`: a ``title``, a ``template``
+  rendered with the page's context plus ``context`` (``club``, ``access``, ``request``,
+  ``user`` and ``section`` are always there), an ``order`` (smaller first; ties keep the
+  order of the setting) and a ``slug`` (the element's id is ``section-<slug>``).
+- **Nothing yet.** A feature with nothing to show for this club (no tournament planned, no
+  table running) either returns ``None`` (the section is hidden), or a section without a
+  ``template`` and with an ``empty`` line, such as "No tournaments yet.", shown in place of
+  the content, in one small list after the sections that have content. Say what is true:
+  never a sample or a fake row.
+- **Queries.** A provider runs a constant number of queries, whatever the size of the
+  club (one query for the rows, ``select_related``/``prefetch_related`` for what they
+  show, aggregates for counts; never a query per row, in the provider or its template).
+  ``tests/test_club_page.py`` counts the club page's queries with a small and a big club.
+- A provider that raises breaks the club page: let it fail loudly in tests rather than
+  hide a section silently.
+
+Tabs
+----
+A tab provider is ``provider(request, access) -> Tab | None``: a ``label``, the ``url`` it
+opens, an ``order`` (the overview is 0, members 10, settings 90: a game tab takes a number
+between), and ``exact`` (the tab is the current one only on exactly its ``url``; otherwise
+on every page under it). Return ``None`` for a role that may not open the page. Tabs run
+no queries (everything needed is on ``access``).
+
+Every page of a club shows the tabs with ``{% load clubs %}{% club_header access %}``
+(``access`` in the template's context): a game feature's own pages do the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+
+from clubs.access import ClubAccess
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of the club page (see the module's docstring)."""
+
+    slug: str
+    title: str
+    template: str = ""
+    context: dict = field(default_factory=dict)
+    order: int = 100
+    empty: str = ""
+
+
+@dataclass(frozen=True)
+class Tab:
+    """One tab of a club's navigation (see the module's docstring)."""
+
+    label: str
+    url: str
+    order: int = 100
+    exact: bool = False
+
+    def is_current(self, path: str) -> bool:
+        return path == self.url or (not self.exact and path.startswith(self.url))
+
+
+@dataclass(frozen=True)
+class RenderedSection:
+    section: Section
+    html: SafeString
+
+    @property
+    def slug(self) -> str:
+        return self.section.slug
+
+    @property
+    def title(self) -> str:
+        return self.section.title
+
+
+@cache
+def _providers(setting: str) -> tuple:
+    from django.utils.module_loading import import_string
+
+    return tuple(import_string(path) for path in getattr(settings, setting, ()))
+
+
+@receiver(setting_changed)
+def _forget_providers(*, setting, **kwargs):
+    if setting in {"CLUB_PAGE_SECTIONS", "CLUB_TABS"}:
+        _providers.cache_clear()
+
+
+def providers(setting: str) -> tuple:
+    """The provider functions a setting names (imported once)."""
+    return _providers(setting)
+
+
+def _collect(setting: str, request, access: ClubAccess, *, key=lambda item: item.order) -> list:
+    found = [provider(request, access) for provider in providers(setting)]
+    return sorted((item for item in found if item is not None), key=key)
+
+
+def sections(request, access: ClubAccess) -> list[RenderedSection]:
+    """The club page's sections for this user, each rendered: those with something to show
+    by their order, then those with nothing yet (their ``empty`` line), by their order."""
+    rendered = []
+    by_content_then_order = lambda section: (not section.template, section.order)  # noqa: E731
+    for section in _collect("CLUB_PAGE_SECTIONS", request, access, key=by_content_then_order):
+        html = SafeString("")
+        if section.template:
+            context = {"club": access.club, "access": access, "section": section}
+            html = render_to_string(section.template, {**context, **section.context}, request)
+        rendered.append(RenderedSection(section=section, html=html))
+    return rendered
+
+
+def tabs(request, access: ClubAccess) -> list[Tab]:
+    """The club's tabs this user may open, in order."""
+    return _collect("CLUB_TABS", request, access)
+
+
+# --- The tabs of the clubs' own pages ---------------------------------------------------------
+
+
+def overview_tab(request, access: ClubAccess) -> Tab:
+    return Tab(label=_("Overview"), url=access.club.get_absolute_url(), order=0, exact=True)
+
+
+def members_tab(request, access: ClubAccess) -> Tab | None:
+    if not access.is_member:
+        return None
+    return Tab(label=_("Members"), url=reverse("clubs:members", args=[access.club.slug]), order=10)
+
+
+def settings_tab(request, access: ClubAccess) -> Tab | None:
+    if not access.is_admin:
+        return None
+    return Tab(
+        label=_("Settings"), url=reverse("clubs:settings", args=[access.club.slug]), order=90
+    )
+
+
+# --- The sections of the clubs' own data ------------------------------------------------------
+
+
+def seasons(request, access: ClubAccess) -> Section:
+    """The club's latest seasons, the running one marked (one query)."""
+    today = timezone.localdate()
+    latest = access.club.seasons.all()[:6]
+    return Section(
+        slug="seasons",
+        title=_("Seasons"),
+        template="clubs/sections/seasons.html",
+        context={"seasons": [(season, season.contains(today)) for season in latest]},
+        order=80,
+    )
+
+
+# --- Places for the game features, until each lands ------------------------------------------
+# Each says what is true while its feature does not exist yet: there is nothing of it. The
+# feature replaces the placeholder's dotted path in CLUB_PAGE_SECTIONS with its provider.
+
+
+def next_tournament(request, access: ClubAccess) -> Section:
+    return Section(
+        slug="next-tournament",
+        title=_("Next tournament"),
+        empty=_("No tournaments yet."),
+        order=20,
+    )
+
+
+def running_tables(request, access: ClubAccess) -> Section:
+    return Section(
+        slug="tables",
+        title=_("Tables"),
+        empty=_("No tables running."),
+        order=30,
+    )
+
+
+def leaderboards(request, access: ClubAccess) -> Section:
+    return Section(
+        slug="leaderboards",
+        title=_("Leaderboards"),
+        empty=_("No leaderboards yet."),
+        order=50,
+    )

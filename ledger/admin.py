@@ -1,0 +1,59 @@
+"""The ledger in Django's admin: read only. Postings, payments and erasures go through
+``ledger.services`` (the database refuses to rewrite entries anyway)."""
+
+from django.contrib import admin
+
+from ledger.models import CheckRun, Entry, Erasure, Payment, Transaction
+
+
+class ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ["player", "amount_minor"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Transaction)
+class TransactionAdmin(ReadOnly):
+    list_display = ["key", "club", "unit", "scope", "kind", "at", "created_by"]
+    list_filter = ["kind", "unit", "club"]
+    search_fields = ["key", "source", "memo", "scope"]
+    date_hierarchy = "at"
+    inlines = [EntryInline]
+
+
+@admin.register(Payment)
+class PaymentAdmin(ReadOnly):
+    list_display = ["__str__", "club", "status", "recorded_by", "recorded_at", "decided_at"]
+    list_filter = ["status", "unit", "club"]
+
+
+@admin.register(Erasure)
+class ErasureAdmin(ReadOnly):
+    list_display = ["club_name", "club_id", "by", "started_at", "finished_at", "transactions"]
+
+
+@admin.register(CheckRun)
+class CheckRunAdmin(ReadOnly):
+    list_display = ["at", "ok", "counts"]
+    list_filter = ["ok"]

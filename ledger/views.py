@@ -1,0 +1,236 @@
+"""The ledger's pages: a club's balances, debts, settle-up plan and payments; a person's
+statement (and its CSV). Members only (``clubs.access``); each view: authorize, fetch, act,
+render."""
+
+import csv
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.access import club_page
+from clubs.models import Role
+from ledger import services
+from ledger.amounts import POINTS, validate_unit
+from ledger.forms import PaymentForm
+from ledger.models import Payment
+from ledger.templatetags.ledger import amount as format_amount
+from ledger.templatetags.ledger import unit_label
+
+STATEMENT_LINES = 200  # on the page; the CSV has every line
+
+
+def _unit(request, club) -> str:
+    """The ``?unit=`` asked for, if it is one; else the club's default."""
+    asked = request.GET.get("unit") or request.POST.get("unit")
+    if asked:
+        try:
+            return validate_unit(asked)
+        except ValidationError:
+            messages.error(request, _("Unknown unit: showing the club's default."))
+    return services.default_unit(club)
+
+
+def _scope(request) -> tuple[str | None, int | None]:
+    session = request.GET.get("session", "")
+    if session.isdigit() and 0 < len(session) <= 18:
+        return services.scope_of_session(int(session)), int(session)
+    return None, None
+
+
+def _own_player(access, user):
+    return access.club.players.active().filter(user=user).first()
+
+
+def _ledger_url(club, unit: str, session: int | None = None) -> str:
+    query = {"unit": unit, **({"session": session} if session else {})}
+    return f"{reverse('ledger:club', args=[club.slug])}?{urlencode(query)}"
+
+
+@club_page(at_least=Role.MEMBER)
+def club_ledger(request, access):
+    club = access.club
+    unit = _unit(request, club)
+    scope, session = _scope(request)
+    own = _own_player(access, request.user)
+    units = services.units_of(club)
+    if unit not in units:
+        units.append(unit)
+    pending = [
+        {
+            "payment": payment,
+            "may_confirm": services.may_confirm_payment(access, payment, request.user),
+            "may_cancel": services.may_cancel_payment(access, payment, request.user),
+        }
+        for payment in club.ledger_payments.pending().select_related("payer", "payee")
+    ]
+    plan = services.settle_up_plan(club=club, unit=unit, scope=scope)
+    return render(
+        request,
+        "ledger/club_ledger.html",
+        {
+            "club": club,
+            "access": access,
+            "unit": unit,
+            "units": [(u, unit_label(u), _ledger_url(club, u, session)) for u in units],
+            "session": session,
+            "whole_club_url": _ledger_url(club, unit),
+            "balances": services.balances(club=club, unit=unit, scope=scope),
+            "debts": services.net_debts(club=club, unit=unit, scope=scope),
+            "plan": [
+                {
+                    "debt": debt,
+                    "may_record": services.may_record_payment(access, debt.debtor, request.user),
+                }
+                for debt in plan
+            ],
+            "pending": pending,
+            "own": own,
+            "form": PaymentForm(
+                club=club,
+                own_player=own,
+                any_payer=access.is_scorer,
+                units=units,
+                initial={"unit": unit},
+            ),
+            "may_record": access.is_scorer or own is not None,
+        },
+    )
+
+
+@require_POST
+@club_page(at_least=Role.MEMBER)
+def record_payment(request, access):
+    club = access.club
+    units = services.units_of(club)
+    form = PaymentForm(
+        request.POST,
+        club=club,
+        own_player=_own_player(access, request.user),
+        any_payer=access.is_scorer,
+        units=units + [u for u in [request.POST.get("unit", "")] if u and u not in units],
+    )
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect(_ledger_url(club, _unit(request, club)))
+    data = form.cleaned_data
+    try:
+        payment = services.record_payment(
+            club=club,
+            payer=data["payer"],
+            payee=data["payee"],
+            amount=data["amount"],
+            unit=data["unit"],
+            by=request.user,
+        )
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return redirect(_ledger_url(club, data["unit"]))
+    messages.success(
+        request,
+        _(
+            "Payment recorded: %(payer)s paid %(payee)s %(amount)s %(unit)s. "
+            "It counts once %(payee)s or an admin confirms it."
+        )
+        % {
+            "payer": payment.payer,
+            "payee": payment.payee,
+            "amount": format_amount(payment.amount_minor, payment.unit),
+            "unit": unit_label(payment.unit),
+        },
+    )
+    return redirect(_ledger_url(club, payment.unit))
+
+
+def _decide(request, access, payment_id, decide, done: str):
+    club = access.club
+    payment = get_object_or_404(Payment, club=club, pk=payment_id)
+    try:
+        decide(payment=payment, by=request.user)  # PermissionDenied: a 403
+        messages.success(request, done)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    return redirect(_ledger_url(club, payment.unit))
+
+
+@require_POST
+@club_page(at_least=Role.MEMBER)
+def confirm_payment(request, access, payment_id):
+    return _decide(request, access, payment_id, services.confirm_payment, _("Payment confirmed."))
+
+
+@require_POST
+@club_page(at_least=Role.MEMBER)
+def cancel_payment(request, access, payment_id):
+    return _decide(request, access, payment_id, services.cancel_payment, _("Payment cancelled."))
+
+
+def _statement(request, access, player_id):
+    player = get_object_or_404(access.club.players.select_related("club"), pk=player_id)
+    unit = _unit(request, access.club)
+    scope, session = _scope(request)
+    return player, services.statement(player=player, unit=unit, scope=scope), session
+
+
+@club_page(at_least=Role.MEMBER)
+def statement(request, access, player_id):
+    player, found, session = _statement(request, access, player_id)
+    units = services.units_of(access.club)
+    if found.unit not in units:
+        units.append(found.unit)
+    here = reverse("ledger:statement", args=[access.club.slug, player.pk])
+    lines = list(reversed(found.lines))  # newest first
+    return render(
+        request,
+        "ledger/statement.html",
+        {
+            "club": access.club,
+            "access": access,
+            "player": player,
+            "statement": found,
+            "lines": lines[:STATEMENT_LINES],
+            "more": max(0, len(lines) - STATEMENT_LINES),
+            "unit": found.unit,
+            "units": [(u, unit_label(u), f"{here}?{urlencode({'unit': u})}") for u in units],
+            "session": session,
+            "csv_url": reverse("ledger:statement_csv", args=[access.club.slug, player.pk])
+            + "?"
+            + urlencode({"unit": found.unit, **({"session": session} if session else {})}),
+            "ledger_url": _ledger_url(access.club, found.unit, session),
+        },
+    )
+
+
+@club_page(at_least=Role.MEMBER)
+def statement_csv(request, access, player_id):
+    player, found, _session = _statement(request, access, player_id)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    filename = f"{access.club.slug}-{player.pk}-{found.unit}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(
+        [_("Date"), _("Description"), _("Kind"), _("Key"), _("Amount"), _("Balance"), _("Unit")]
+    )
+    for line in found.lines:
+        writer.writerow(
+            [
+                timezone.localtime(line.transaction.at).isoformat(timespec="minutes"),
+                line.description,
+                line.transaction.get_kind_display(),
+                line.transaction.key,
+                line.amount,  # a plain number: 12.50 or 120, whatever the language
+                line.balance,
+                found.unit if found.unit != POINTS else "points",
+            ]
+        )
+    return response

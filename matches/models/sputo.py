@@ -1,0 +1,459 @@
+"""Sputo knockout tournaments: the tournament, its entrants, its matches.
+
+A match is a subject of the shared result cycle (``matches.outcomes``): a result is
+reported, confirmed, disputed, decided, corrected. Its outcome's payload is::
+
+    {"result": "played" | "walkover" | "retirement" | "double_forfeit" | "awarded",
+     "winner": player id or null,
+     "games": [{"winner": player id, "cards_left": n, "log": bool}, ...]}
+
+and each game is a ``GameRecord`` checked by the rules engine under the tournament's
+house-rules version. ``winner`` and ``result`` on the match mirror the outcome in force (or
+the bracket's own decisions: byes, and walkovers after a double forfeit); what follows from
+them (who sits where in later rounds) is ``matches.sputo.bracket``'s business.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
+
+from clubs.errors import Conflict
+from clubs.merge_policy import Carry, Move
+from clubs.models import Club, ClubOwnedQuerySet, HouseRuleSet, Player, Role, Season
+from matches.models.outcomes import CheckedOutcome, OutcomeSubject
+from matches.sputo import bracket
+
+RATINGS_TASK = "matches.sputo.tasks.update_sputo_ratings"
+
+
+class TournamentStatus(models.TextChoices):
+    DRAFT = "draft", gettext_lazy("Draft")
+    REGISTRATION = "registration", gettext_lazy("Registration open")
+    CHECK_IN = "check_in", gettext_lazy("Check-in open")
+    RUNNING = "running", gettext_lazy("Running")
+    FINISHED = "finished", gettext_lazy("Finished")
+    CANCELLED = "cancelled", gettext_lazy("Cancelled")
+
+
+class Seeding(models.TextChoices):
+    RATING = "rating", gettext_lazy("By rating")
+    RANDOM = "random", gettext_lazy("Random")
+    MANUAL = "manual", gettext_lazy("Manual")
+
+
+class Variant(models.TextChoices):
+    CLASSIC = "classic", gettext_lazy("Classic (Sputo nell'occhio)")
+    MODERN = "modern", gettext_lazy("Modern (two decks)")
+    SINGLE_DECK = "single_deck", gettext_lazy("Single deck")
+
+
+BEST_OF = [
+    (1, gettext_lazy("One game")),
+    (3, gettext_lazy("Best of 3")),
+    (5, gettext_lazy("Best of 5")),
+]
+BEFORE_DRAW = [TournamentStatus.DRAFT, TournamentStatus.REGISTRATION, TournamentStatus.CHECK_IN]
+
+
+def _new_seed() -> int:
+    return secrets.randbits(48)
+
+
+class TournamentQuerySet(ClubOwnedQuerySet):
+    def running(self):
+        return self.filter(status=TournamentStatus.RUNNING)
+
+
+class Tournament(models.Model):
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.CASCADE,
+        related_name="tournaments",
+        verbose_name=gettext_lazy("club"),
+    )
+    season = models.ForeignKey(
+        Season,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=gettext_lazy("season"),
+    )
+    name = models.CharField(gettext_lazy("name"), max_length=120)
+    starts_at = models.DateTimeField(gettext_lazy("starts"))
+    venue = models.CharField(gettext_lazy("venue"), max_length=200, blank=True)
+    variant = models.CharField(
+        gettext_lazy("variant"), max_length=12, choices=Variant.choices, default=Variant.CLASSIC
+    )
+    options = models.JSONField(
+        gettext_lazy("options"),
+        default=dict,
+        blank=True,
+        help_text=gettext_lazy('Sputo options: {"suit_match": bool, "splash": bool}.'),
+    )
+    best_of = models.PositiveSmallIntegerField(gettext_lazy("best of"), choices=BEST_OF, default=1)
+    final_best_of = models.PositiveSmallIntegerField(
+        gettext_lazy("final best of"),
+        choices=BEST_OF,
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("The final's own format, if it has one."),
+    )
+    third_place = models.BooleanField(gettext_lazy("third-place match"), default=True)
+    seeding = models.CharField(
+        gettext_lazy("seeding"), max_length=8, choices=Seeding.choices, default=Seeding.RATING
+    )
+    seed = models.BigIntegerField(
+        gettext_lazy("random seed"),
+        default=_new_seed,
+        help_text=gettext_lazy("Recorded so that a random draw can be reproduced."),
+    )
+    house_rules = models.ForeignKey(
+        HouseRuleSet,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("house rules version"),
+    )
+    status = models.CharField(
+        gettext_lazy("status"),
+        max_length=12,
+        choices=TournamentStatus.choices,
+        default=TournamentStatus.DRAFT,
+    )
+    rounds = models.PositiveSmallIntegerField(gettext_lazy("rounds"), default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=gettext_lazy("created by"),
+    )
+    created_at = models.DateTimeField(gettext_lazy("created"), auto_now_add=True)
+    drawn_at = models.DateTimeField(gettext_lazy("drawn"), null=True, blank=True)
+    finished_at = models.DateTimeField(gettext_lazy("finished"), null=True, blank=True)
+
+    objects = TournamentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-starts_at", "-pk"]
+        verbose_name = gettext_lazy("Sputo tournament")
+        verbose_name_plural = gettext_lazy("Sputo tournaments")
+        constraints = [
+            models.CheckConstraint(condition=Q(best_of__in=[1, 3, 5]), name="tournament_best_of"),
+            models.CheckConstraint(
+                condition=Q(final_best_of__isnull=True) | Q(final_best_of__in=[1, 3, 5]),
+                name="tournament_final_best_of",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=TournamentStatus.values), name="tournament_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("sputo:tournament", args=[self.club.slug, self.pk])
+
+    @property
+    def is_open_for_changes(self) -> bool:
+        return self.status in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
+
+    @property
+    def is_drawn(self) -> bool:
+        return self.drawn_at is not None
+
+    def best_of_for(self, *, kind: str, round: int) -> int:
+        if kind == bracket.MAIN and round == self.rounds and self.final_best_of:
+            return self.final_best_of
+        return self.best_of
+
+
+class EntrantQuerySet(ClubOwnedQuerySet):
+    club_path = "tournament__club"
+
+
+class Entrant(models.Model):
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="entrants",
+        verbose_name=gettext_lazy("tournament"),
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.RESTRICT,
+        related_name="sputo_entries",
+        verbose_name=gettext_lazy("player"),
+    )
+    manual_seed = models.PositiveIntegerField(
+        gettext_lazy("manual seed"),
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("With manual seeding: 1 is the top seed."),
+    )
+    seed = models.PositiveIntegerField(gettext_lazy("seed"), null=True, blank=True)
+    checked_in_at = models.DateTimeField(gettext_lazy("checked in"), null=True, blank=True)
+    no_show = models.BooleanField(
+        gettext_lazy("no-show"), default=False, help_text=gettext_lazy("Dropped at the draw.")
+    )
+    entered_at = models.DateTimeField(gettext_lazy("entered"), default=timezone.now)
+
+    player_merge = {
+        "player": Move(
+            recompute=(RATINGS_TASK,),
+            conflicts={
+                "sputo_entrant_once": gettext_lazy(
+                    "%(source)s and %(target)s both entered the same tournament: they cannot "
+                    "be merged."
+                )
+            },
+        )
+    }
+
+    objects = EntrantQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["tournament", "seed", "entered_at", "pk"]
+        verbose_name = gettext_lazy("entrant")
+        verbose_name_plural = gettext_lazy("entrants")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="sputo_entrant_once"),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"],
+                condition=Q(seed__isnull=False),
+                name="sputo_seed_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.tournament})"
+
+
+class TournamentMatch(OutcomeSubject):
+    """One match of the bracket: round 1 is the first, ``position`` counts from 0 within its
+    round; the third-place match is ``kind="third_place"`` in the final's round."""
+
+    class Kind(models.TextChoices):
+        MAIN = bracket.MAIN, gettext_lazy("Bracket")
+        THIRD = bracket.THIRD, gettext_lazy("Third-place match")
+
+    class Result(models.TextChoices):
+        NONE = "", gettext_lazy("Not decided")
+        BYE = bracket.BYE, gettext_lazy("Bye")
+        PLAYED = bracket.PLAYED, gettext_lazy("Played")
+        WALKOVER = bracket.WALKOVER, gettext_lazy("Walkover")
+        RETIREMENT = bracket.RETIREMENT, gettext_lazy("Retirement")
+        DOUBLE_FORFEIT = bracket.DOUBLE_FORFEIT, gettext_lazy("Double forfeit")
+        AWARDED = bracket.AWARDED, gettext_lazy("Awarded by an admin")
+        NO_OPPONENT = bracket.NO_OPPONENT, gettext_lazy("Walkover (no opponent)")
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", verbose_name=gettext_lazy("club")
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="matches",
+        verbose_name=gettext_lazy("tournament"),
+    )
+    kind = models.CharField(
+        gettext_lazy("kind"), max_length=12, choices=Kind.choices, default=Kind.MAIN
+    )
+    round = models.PositiveSmallIntegerField(gettext_lazy("round"))
+    position = models.PositiveIntegerField(gettext_lazy("position"))
+    player_a = models.ForeignKey(
+        Player,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("player A"),
+    )
+    player_b = models.ForeignKey(
+        Player,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("player B"),
+    )
+    winner = models.ForeignKey(
+        Player,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("winner"),
+    )
+    result = models.CharField(
+        gettext_lazy("result"), max_length=16, choices=Result.choices, blank=True, default=""
+    )
+    best_of = models.PositiveSmallIntegerField(gettext_lazy("best of"), default=1)
+    decided_at = models.DateTimeField(
+        gettext_lazy("decided"),
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("When a result first came into force: the order of the ratings."),
+    )
+    needs_resolution = models.BooleanField(
+        gettext_lazy("needs an admin"),
+        default=False,
+        help_text=gettext_lazy(
+            "Played with a player a correction moved away: replay it or award it."
+        ),
+    )
+
+    correct_role = Role.ADMIN
+
+    # The three seats move together, in one statement, so that the winner is always one
+    # of the players (a constraint); then the ratings are recomputed.
+    player_merge = {
+        name: Carry(carry_over="matches.sputo.services.carry_match_seats")
+        for name in ("player_a", "player_b", "winner")
+    }
+
+    objects = ClubOwnedQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["tournament", "round", "kind", "position"]
+        verbose_name = gettext_lazy("tournament match")
+        verbose_name_plural = gettext_lazy("tournament matches")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "kind", "round", "position"], name="sputo_match_place"
+            ),
+            models.CheckConstraint(
+                condition=Q(winner__isnull=True)
+                | Q(winner=models.F("player_a"))
+                | Q(winner=models.F("player_b")),
+                name="sputo_match_winner_plays",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.round_label} #{self.position + 1}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("sputo:match", args=[self.club.slug, self.tournament_id, self.pk])
+
+    @property
+    def round_label(self) -> str:
+        return round_label(self.kind, self.round, self.tournament.rounds)
+
+    @property
+    def bye(self) -> bool:
+        return self.result == bracket.BYE
+
+    @property
+    def is_decided(self) -> bool:
+        return bool(self.result)
+
+    @property
+    def loser(self) -> Player | None:
+        if self.winner_id is None:
+            return None
+        return self.player_b if self.winner_id == self.player_a_id else self.player_a
+
+    def players(self) -> list[Player]:
+        return [p for p in (self.player_a, self.player_b) if p is not None]
+
+    # --- The result cycle's hooks --------------------------------------------------------
+
+    def locked(self):
+        # Every step on any match of a tournament takes the tournament's row first: a
+        # result moves players into other matches' rows, and a correction re-seats many;
+        # one lock taken first, always, leaves no two steps waiting on each other.
+        Tournament.objects.select_for_update().filter(pk=self.tournament_id).first()
+        return super().locked()
+
+    def outcome_players(self) -> list[Player]:
+        return self.players()
+
+    def house_rules_version(self):
+        return self.tournament.house_rules
+
+    @property
+    def season(self):
+        return self.tournament.season
+
+    def ready_for_outcome(self) -> None:
+        if self.tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+            raise Conflict(_("This tournament is not running."))
+        if self.player_a_id is None or self.player_b_id is None:
+            raise Conflict(_("The players of this match are not known yet."))
+        if self.needs_resolution:
+            raise Conflict(_("This match waits for an admin to replay or award it."))
+
+    def check_outcome(self, payload: dict, *, by) -> CheckedOutcome:
+        from matches.sputo.results import check_match_result
+
+        return check_match_result(self, payload, by=by)
+
+    def outcome_applied(self, outcome, *, previous, by) -> None:
+        from matches.sputo.services import apply_result
+
+        apply_result(self, outcome.payload, by=by, previous=previous, at=outcome.confirmed_at)
+
+    def outcome_withdrawn(self, outcome, *, by) -> None:
+        from matches.sputo.services import apply_result
+
+        apply_result(self, None, by=by, previous=outcome)
+
+    def preview_correction(self, checked: CheckedOutcome, *, by) -> dict:
+        from matches.sputo.services import preview_result
+
+        return preview_result(self, checked.payload)
+
+
+def round_label(kind: str, round_: int, rounds: int) -> str:
+    if kind == bracket.THIRD:
+        return _("Third place")
+    left = rounds - round_
+    if left == 0:
+        return _("Final")
+    if left == 1:
+        return _("Semi-finals")
+    if left == 2:
+        return _("Quarter-finals")
+    return pgettext("tournament round", "Round %(n)s") % {"n": round_}
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class CalendarFeed(models.Model):
+    """A person's secret calendar address: it answers without a session, so it is a
+    secret; a new token makes the old address stop working."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="sputo_calendar",
+        verbose_name=gettext_lazy("user account"),
+    )
+    token = models.CharField(gettext_lazy("token"), max_length=64, unique=True, default=_new_token)
+    created_at = models.DateTimeField(gettext_lazy("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = gettext_lazy("calendar feed")
+        verbose_name_plural = gettext_lazy("calendar feeds")
+
+    def __str__(self) -> str:
+        return str(self.user)
+
+    def regenerate(self) -> None:
+        self.token = _new_token()
+        self.created_at = timezone.now()
+        self.save(update_fields=["token", "created_at"])

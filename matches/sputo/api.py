@@ -1,0 +1,525 @@
+"""Sputo tournaments in the REST API (``/api/v1/``): ``tournaments/`` with their entrants,
+check-in, draw and bracket, and ``tournament-matches/`` with the result cycle's steps.
+
+Thin views: the input's shape is checked here, everything else by the services (a 400 naming
+the field, a 403, a 409 with a message), with the same access check as the pages.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from clubs.api import ClubAccessMixin, ClubSlugField
+from clubs.models import Player, Role, Season
+from matches.models.sputo import (
+    BEST_OF,
+    Entrant,
+    Seeding,
+    Tournament,
+    TournamentMatch,
+    TournamentStatus,
+    Variant,
+)
+from matches.sputo import reads, services
+
+# --- Serializers -------------------------------------------------------------------------
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+def player_ref(player) -> dict | None:
+    return {"id": player.pk, "name": player.display_name} if player is not None else None
+
+
+class SeasonField(serializers.PrimaryKeyRelatedField):
+    def get_queryset(self):
+        return Season.objects.visible_to(self.context["request"].user)
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    club = ClubSlugField()
+    season = SeasonField(required=False, allow_null=True)
+    variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.CLASSIC)
+    options = serializers.JSONField(
+        required=False,
+        help_text=gettext_lazy('Sputo options: {"suit_match": bool, "splash": bool}.'),
+    )
+    best_of = serializers.ChoiceField(choices=BEST_OF, default=1)
+    final_best_of = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text=gettext_lazy("The final's own format: 1, 3 or 5 (null: as the other matches)."),
+    )
+    seeding = serializers.ChoiceField(choices=Seeding.choices, default=Seeding.RATING)
+    status = serializers.ChoiceField(
+        choices=TournamentStatus.choices,
+        required=False,
+        help_text=gettext_lazy(
+            "On update: registration, check_in, back to draft or registration, or cancelled. "
+            "The draw starts a tournament."
+        ),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "club",
+            "season",
+            "name",
+            "starts_at",
+            "venue",
+            "variant",
+            "options",
+            "best_of",
+            "final_best_of",
+            "third_place",
+            "seeding",
+            "seed",
+            "house_rules",
+            "status",
+            "rounds",
+            "drawn_at",
+            "finished_at",
+            "created_at",
+        ]
+        read_only_fields = ["id", "seed", "house_rules", "rounds", "drawn_at", "finished_at"]
+
+
+class EntrantSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="player.display_name", read_only=True)
+    checked_in = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entrant
+        fields = [
+            "id",
+            "player",
+            "name",
+            "seed",
+            "manual_seed",
+            "checked_in",
+            "checked_in_at",
+            "no_show",
+            "entered_at",
+        ]
+        read_only_fields = fields
+
+    def get_checked_in(self, entrant) -> bool:
+        return entrant.checked_in_at is not None
+
+
+class PlayerIdSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text=gettext_lazy("A player's id."))
+
+
+class GameSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(required=False, help_text=gettext_lazy("A player's id."))
+    cards_left = serializers.IntegerField(
+        required=False, help_text=gettext_lazy("The loser's cards left in his piles.")
+    )
+    record = serializers.JSONField(
+        required=False, help_text=gettext_lazy("A full Sputo event log (RULES.md).")
+    )
+
+
+class ResultSerializer(serializers.Serializer):
+    """A result: ``games``, or ``walkover``, ``retired`` (with the games so far),
+    ``double_forfeit`` (scorers and admins) or ``awarded`` (admins)."""
+
+    games = GameSerializer(many=True, required=False)
+    walkover = serializers.IntegerField(
+        required=False, help_text=gettext_lazy("The player who wins: the other did not come.")
+    )
+    retired = serializers.IntegerField(
+        required=False, help_text=gettext_lazy("The player who retired during the match.")
+    )
+    double_forfeit = serializers.BooleanField(required=False)
+    awarded = serializers.IntegerField(required=False)
+
+
+class DisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000)
+
+
+class DecideSerializer(ResultSerializer):
+    uphold = serializers.BooleanField(
+        help_text=gettext_lazy("Uphold the disputed report, or reject it (and give a result).")
+    )
+    note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
+
+
+class CorrectSerializer(ResultSerializer):
+    reason = serializers.CharField(required=False, max_length=1000)
+    preview = serializers.BooleanField(
+        required=False, help_text=gettext_lazy("Answer what would change, and change nothing.")
+    )
+
+
+class ResolveSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=[("replay", "replay"), ("award", "award")])
+    winner = serializers.IntegerField(required=False)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=1000)
+
+
+class PendingSerializer(serializers.Serializer):
+    status = serializers.CharField()
+    reported_by = serializers.CharField(allow_null=True)
+    result = serializers.JSONField()
+    note = serializers.CharField()
+
+
+class MatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    tournament = serializers.IntegerField(source="tournament_id")
+    kind = serializers.CharField()
+    round = serializers.IntegerField()
+    round_label = serializers.CharField()
+    position = serializers.IntegerField()
+    best_of = serializers.IntegerField()
+    player_a = serializers.SerializerMethodField()
+    player_b = serializers.SerializerMethodField()
+    bye = serializers.BooleanField()
+    winner = serializers.SerializerMethodField()
+    status = serializers.CharField()
+    result = serializers.CharField()
+    needs_resolution = serializers.BooleanField()
+    games = serializers.SerializerMethodField()
+    pending = serializers.SerializerMethodField()
+
+    def get_player_a(self, match) -> dict | None:
+        return player_ref(match.player_a)
+
+    def get_player_b(self, match) -> dict | None:
+        return player_ref(match.player_b)
+
+    def get_winner(self, match) -> dict | None:
+        return player_ref(match.winner)
+
+    def get_games(self, match) -> list[dict]:
+        outcome = match.outcome_in_force()
+        return outcome.payload.get("games", []) if outcome else []
+
+    def get_pending(self, match) -> dict | None:
+        outcome = getattr(match, "open_outcome", None)
+        if outcome is None:
+            return None
+        by = outcome.reported_by
+        return {
+            "status": outcome.status,
+            "reported_by": by.get_username() if by else None,
+            "result": outcome.payload,
+            "note": outcome.note,
+        }
+
+
+class BracketMatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    position = serializers.IntegerField()
+    player_a = PlayerRefSerializer(allow_null=True)
+    player_b = PlayerRefSerializer(allow_null=True)
+    bye = serializers.BooleanField()
+    winner = PlayerRefSerializer(allow_null=True)
+    status = serializers.CharField()
+    result = serializers.CharField()
+    needs_resolution = serializers.BooleanField()
+
+
+class StandingSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    round_reached = serializers.IntegerField()
+
+
+class BracketSerializer(serializers.Serializer):
+    rounds = serializers.ListField(child=BracketMatchSerializer(many=True))
+    third_place = BracketMatchSerializer(allow_null=True)
+    standings = StandingSerializer(many=True)
+
+
+def bracket_match(match) -> dict:
+    return {
+        "id": match.pk,
+        "round": match.round,
+        "position": match.position,
+        "player_a": player_ref(match.player_a),
+        "player_b": player_ref(match.player_b),
+        "bye": match.bye,
+        "winner": player_ref(match.winner),
+        "status": match.status,
+        "result": match.result,
+        "needs_resolution": match.needs_resolution,
+    }
+
+
+def bracket_json(tournament) -> dict:
+    data = reads.bracket_of(tournament)
+    return {
+        "rounds": [[bracket_match(m) for m in matches] for _label, matches in data.rounds],
+        "third_place": bracket_match(data.third_place) if data.third_place else None,
+        "standings": [
+            {k: row[k] for k in ("place", "player", "name", "round_reached")}
+            for row in data.standings
+        ],
+    }
+
+
+def _payload(request) -> dict:
+    if not isinstance(request.data, dict):
+        raise serializers.ValidationError({"non_field_errors": [_("Send a JSON object.")]})
+    return dict(request.data)
+
+
+# --- Viewsets --------------------------------------------------------------------------------
+
+
+class TournamentViewSet(
+    ClubAccessMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Sputo knockout tournaments of the clubs you can see. Admins create, change (in draft
+    and registration), open check-in and draw; players enter and check themselves in."""
+
+    model = Tournament
+    queryset = Tournament.objects.none()  # the schema's model; get_queryset filters
+    serializer_class = TournamentSerializer
+    filterset_fields = {"club__slug": ["exact"], "status": ["exact"], "season": ["exact"]}
+    ordering_fields = ["starts_at", "name"]
+
+    def get_queryset(self):
+        return super().get_queryset().select_related("club")
+
+    def role_to_write(self, obj) -> str | None:
+        if self.action in ("entrants", "check_in", "remove_entrant"):
+            return Role.MEMBER
+        return Role.ADMIN
+
+    def perform_create(self, serializer):
+        data = dict(serializer.validated_data)
+        data.pop("status", None)
+        club = data.pop("club")
+        self.require(club, Role.ADMIN)
+        serializer.instance = services.create_tournament(club=club, by=self.request.user, **data)
+
+    def perform_update(self, serializer):
+        data = dict(serializer.validated_data)
+        if data.pop("club", serializer.instance.club) != serializer.instance.club:
+            raise serializers.ValidationError({"club": [_("A tournament stays in its club.")]})
+        serializer.instance = services.update_tournament(
+            tournament=serializer.instance, by=self.request.user, **data
+        )
+
+    @extend_schema(
+        methods=["GET"], responses=EntrantSerializer(many=True), request=None, filters=False
+    )
+    @extend_schema(methods=["POST"], request=PlayerIdSerializer, responses={201: EntrantSerializer})
+    @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
+    def entrants(self, request, pk=None):
+        """The entrants; POST enters a player (a member enters themselves; scorers and
+        admins enter anyone), before the draw."""
+        tournament = self.get_object()
+        if request.method == "GET":
+            entrants = tournament.entrants.select_related("player").order_by(
+                "seed", "entered_at", "pk"
+            )
+            return Response(EntrantSerializer(entrants, many=True).data)
+        data = PlayerIdSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = _player(tournament, data.validated_data["player"])
+        entrant = services.add_entrant(tournament=tournament, player=player, by=request.user)
+        return Response(EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None})
+    @action(detail=True, methods=["delete"], url_path=r"entrants/(?P<entrant_id>\d+)")
+    def remove_entrant(self, request, pk=None, entrant_id=None):
+        """Withdraw an entry before the draw (the player, a scorer or an admin)."""
+        tournament = self.get_object()
+        entrant = get_object_or_404(tournament.entrants.select_related("player"), pk=entrant_id)
+        services.remove_entrant(entrant=entrant, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=PlayerIdSerializer, responses=EntrantSerializer)
+    @action(detail=True, methods=["post"], url_path="check-in")
+    def check_in(self, request, pk=None):
+        """Check a player in (the player, a scorer or an admin) once check-in is open."""
+        tournament = self.get_object()
+        data = PlayerIdSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = _player(tournament, data.validated_data["player"])
+        entrant = services.check_in(tournament=tournament, player=player, by=request.user)
+        return Response(EntrantSerializer(entrant).data)
+
+    @extend_schema(request=None, responses=BracketSerializer)
+    @action(detail=True, methods=["post"])
+    def draw(self, request, pk=None):
+        """Make the bracket (admins) and answer it."""
+        tournament = services.draw_tournament(tournament=self.get_object(), by=request.user)
+        return Response(bracket_json(tournament))
+
+    @extend_schema(responses=BracketSerializer, filters=False)
+    @action(detail=True, methods=["get"], filter_backends=[])
+    def bracket(self, request, pk=None):
+        """The bracket: rounds of matches, the third-place match, the standings once
+        finished."""
+        return Response(bracket_json(self.get_object()))
+
+
+def _player(tournament, player_id) -> Player:
+    player = Player.objects.filter(
+        pk=player_id, club_id=tournament.club_id, merged_into__isnull=True
+    ).first()
+    if player is None:
+        raise serializers.ValidationError({"player": [_("No such player in this club.")]})
+    return player
+
+
+class TournamentMatchViewSet(ClubAccessMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """A match of a tournament, and the result cycle's steps on it."""
+
+    model = TournamentMatch
+    queryset = TournamentMatch.objects.none()  # the schema's model; get_queryset filters
+    serializer_class = MatchSerializer
+    filter_backends: list = []
+
+    def get_queryset(self):
+        return (
+            super()
+            .get_queryset()
+            .select_related(
+                "tournament", "club", "player_a", "player_b", "winner", "tournament__house_rules"
+            )
+        )
+
+    def role_to_write(self, obj) -> str | None:
+        return {
+            "decide": Role.SCORER,
+            "correct": Role.ADMIN,
+            "resolve": Role.ADMIN,
+        }.get(self.action, Role.MEMBER)
+
+    def _answer(self, match, code=status.HTTP_200_OK):
+        match = self.get_queryset().get(pk=match.pk)
+        outcome = reads.open_outcomes([match.pk]).get(match.pk)
+        match.open_outcome = outcome
+        match.status = reads.match_status(match, outcome.status if outcome else None)
+        return Response(MatchSerializer(match).data, status=code)
+
+    def retrieve(self, request, *args, **kwargs):
+        return self._answer(self.get_object())
+
+    @extend_schema(request=ResultSerializer, responses={201: MatchSerializer})
+    @action(detail=True, methods=["post"])
+    def report(self, request, pk=None):
+        """Report the result (a player of the match, a scorer or an admin; a scorer's or an
+        admin's report is in force at once)."""
+        match = self.get_object()
+        services.report_match(match=match, payload=_payload(request), by=request.user)
+        return self._answer(match, status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=MatchSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        """Confirm the reported result (the other player, a scorer or an admin)."""
+        match = self.get_object()
+        services.confirm_match(match=match, by=request.user)
+        return self._answer(match)
+
+    @extend_schema(request=DisputeSerializer, responses=MatchSerializer)
+    @action(detail=True, methods=["post"])
+    def dispute(self, request, pk=None):
+        """Dispute the reported result, saying why; a scorer or an admin decides."""
+        match = self.get_object()
+        services.dispute_match(
+            match=match, by=request.user, reason=_payload(request).get("reason", "")
+        )
+        return self._answer(match)
+
+    @extend_schema(request=None, responses=MatchSerializer)
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, pk=None):
+        """Take back your own report, before anyone confirms it."""
+        match = self.get_object()
+        services.withdraw_report(match=match, by=request.user)
+        return self._answer(match)
+
+    @extend_schema(request=DecideSerializer, responses=MatchSerializer)
+    @action(detail=True, methods=["post"])
+    def decide(self, request, pk=None):
+        """Decide a dispute (scorers and admins): uphold the report, or reject it and give
+        the result."""
+        match = self.get_object()
+        body = _payload(request)
+        uphold = body.pop("uphold", None)
+        if not isinstance(uphold, bool):
+            raise serializers.ValidationError({"uphold": [_("Say true or false.")]})
+        note = body.pop("note", "") or ""
+        result = {k: v for k, v in body.items() if v is not None} or None
+        services.decide_match(
+            match=match, by=request.user, uphold=uphold, payload=result, note=note
+        )
+        return self._answer(match)
+
+    @extend_schema(
+        request=CorrectSerializer,
+        responses={
+            200: OpenApiResponse(
+                response=inline_serializer(
+                    "CorrectionAnswer",
+                    {
+                        "match": MatchSerializer(required=False),
+                        "preview": serializers.JSONField(required=False),
+                    },
+                ),
+                description=gettext_lazy(
+                    "With preview: what would change (the match's result, seats, flags, "
+                    "reports set aside, the tournament's status and standings); without: "
+                    "the corrected match."
+                ),
+            )
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def correct(self, request, pk=None):
+        """Correct the result in force (admins). With ``"preview": true`` nothing changes
+        and the answer lists what would."""
+        match = self.get_object()
+        body = _payload(request)
+        preview = body.pop("preview", False)
+        reason = body.pop("reason", "")
+        if not isinstance(preview, bool):
+            raise serializers.ValidationError({"preview": [_("Say true or false.")]})
+        if preview:
+            answer = services.preview_correction(match=match, by=request.user, payload=body)
+            return Response({"preview": answer})
+        services.correct_match(match=match, by=request.user, payload=body, reason=reason)
+        return Response({"match": self._answer(match).data})
+
+    @extend_schema(request=ResolveSerializer, responses=MatchSerializer)
+    @action(detail=True, methods=["post"])
+    def resolve(self, request, pk=None):
+        """Resolve a match flagged by a correction (admins): replay it, or award it."""
+        match = self.get_object()
+        data = ResolveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.resolve_match(match=match, by=request.user, **data.validated_data)
+        return self._answer(match)
+
+
+def register(router) -> None:
+    router.register("tournaments", TournamentViewSet, basename="tournament")
+    router.register("tournament-matches", TournamentMatchViewSet, basename="tournament-match")

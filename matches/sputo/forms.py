@@ -1,0 +1,140 @@
+"""The forms of the tournament pages. A match's result form turns a few taps (who won each
+game, the loser's cards left) into the same payload the API takes."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from matches.models.sputo import BEST_OF, Seeding, Tournament, Variant
+from rules.sputo import LAYOUT_TOTALS
+
+
+class TournamentForm(forms.ModelForm):
+    starts_at = forms.DateTimeField(
+        label=gettext_lazy("Starts"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    suit_match = forms.BooleanField(
+        label=gettext_lazy("Suit match (experts: a card also goes on a centre card of its suit)"),
+        required=False,
+    )
+    splash = forms.BooleanField(
+        label=gettext_lazy("Splash (two matching centre cards: calling it blocks the opponent)"),
+        required=False,
+    )
+    final_best_of = forms.TypedChoiceField(
+        label=gettext_lazy("The final"),
+        choices=[("", gettext_lazy("As the other matches")), *BEST_OF],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "starts_at",
+            "venue",
+            "variant",
+            "best_of",
+            "final_best_of",
+            "third_place",
+            "seeding",
+        ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].choices = Variant.choices
+        self.fields["seeding"].choices = Seeding.choices
+        if self.instance.pk:
+            options = self.instance.options or {}
+            self.fields["suit_match"].initial = options.get("suit_match", False)
+            self.fields["splash"].initial = options.get("splash", False)
+
+    def values(self) -> dict:
+        data = dict(self.cleaned_data)
+        data["options"] = {"suit_match": data.pop("suit_match"), "splash": data.pop("splash")}
+        return data
+
+
+class ResultForm(forms.Form):
+    """Who won each game and the loser's cards left; or a walkover, a retirement, a
+    double forfeit. ``payload()`` is what the services take."""
+
+    OTHER = [
+        ("", gettext_lazy("Played as above")),
+        ("walkover_a", ""),
+        ("walkover_b", ""),
+        ("retired_a", ""),
+        ("retired_b", ""),
+        ("double_forfeit", gettext_lazy("Double forfeit: neither played")),
+    ]
+
+    def __init__(self, *args, match, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.match = match
+        a, b = match.player_a, match.player_b
+        most = LAYOUT_TOTALS[match.tournament.variant]
+        self.games = []
+        for n in range(1, match.best_of + 1):
+            winner = forms.ChoiceField(
+                label=_("Game %(n)s: who won?") % {"n": n},
+                choices=[(str(a.pk), a.display_name), (str(b.pk), b.display_name)],
+                widget=forms.RadioSelect(attrs={"class": "big-choice"}),
+                required=n == 1,
+            )
+            cards = forms.IntegerField(
+                label=_("Cards left to the loser"),
+                min_value=1,
+                max_value=most,
+                required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": most}),
+            )
+            self.fields[f"winner_{n}"] = winner
+            self.fields[f"cards_{n}"] = cards
+            self.games.append((n, f"winner_{n}", f"cards_{n}"))
+        names = {"a": a.display_name, "b": b.display_name}
+        other = []
+        for value, label in self.OTHER:
+            if value.startswith("walkover_"):
+                label = _("%(name)s wins by walkover (the other did not come)") % {
+                    "name": names[value[-1]]
+                }
+            elif value.startswith("retired_"):
+                label = _("%(name)s retired during the match (games above so far)") % {
+                    "name": names[value[-1]]
+                }
+            other.append((value, label))
+        self.fields["other"] = forms.ChoiceField(
+            label=gettext_lazy("Something else"), choices=other, required=False
+        )
+
+    def bound_games(self):
+        return [(n, self[w], self[c]) for n, w, c in self.games]
+
+    def clean(self):
+        data = super().clean()
+        for _n, w, c in self.games:
+            if data.get(w) and not data.get(c):
+                self.add_error(c, _("How many cards did the loser have left?"))
+        return data
+
+    def payload(self) -> dict:
+        data = self.cleaned_data
+        ids = {"a": self.match.player_a_id, "b": self.match.player_b_id}
+        games = [
+            {"winner": int(data[w]), "cards_left": data[c]}
+            for _n, w, c in self.games
+            if data.get(w) and data.get(c)
+        ]
+        other = data.get("other") or ""
+        if other.startswith("walkover_"):
+            return {"walkover": ids[other[-1]]}
+        if other.startswith("retired_"):
+            return {"retired": ids[other[-1]], "games": games}
+        if other == "double_forfeit":
+            return {"double_forfeit": True}
+        return {"games": games}

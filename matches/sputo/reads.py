@@ -1,0 +1,202 @@
+"""Reads for the pages and the API: the bracket of a tournament in a constant number of
+queries whatever its size, its standings, a player's next match."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import Q
+from django.utils.translation import gettext_lazy
+
+from clubs.models import Player
+from matches.models import Outcome, OutcomeStatus
+from matches.models.sputo import Tournament, TournamentMatch, TournamentStatus, round_label
+from matches.sputo import bracket
+
+
+class Status:
+    """A match's state as people see it."""
+
+    WAITING = "waiting"  # players not known yet
+    READY = "ready"  # to be played
+    REPORTED = "reported"  # a result waits for confirmation
+    DISPUTED = "disputed"
+    DECIDED = "decided"
+    BYE = "bye"
+    NEEDS_ADMIN = "needs_admin"  # played with a player a correction moved away
+
+
+STATUS_LABELS = {
+    Status.WAITING: gettext_lazy("Waiting for its players"),
+    Status.READY: gettext_lazy("To be played"),
+    Status.REPORTED: gettext_lazy("Waiting for confirmation"),
+    Status.DISPUTED: gettext_lazy("Disputed"),
+    Status.DECIDED: gettext_lazy("Decided"),
+    Status.BYE: gettext_lazy("Bye"),
+    Status.NEEDS_ADMIN: gettext_lazy("Needs an admin"),
+}
+
+ACTION_LABELS = {
+    "report": gettext_lazy("Result reported"),
+    "confirm": gettext_lazy("Confirmed"),
+    "dispute": gettext_lazy("Disputed"),
+    "decide": gettext_lazy("Dispute decided"),
+    "withdraw": gettext_lazy("Report withdrawn"),
+    "correct": gettext_lazy("Corrected"),
+    "void": gettext_lazy("Voided"),
+    "bracket": gettext_lazy("Bracket updated"),
+    "moved": gettext_lazy("Players changed by a correction"),
+    "set_aside": gettext_lazy("Report set aside by a correction"),
+    "reseat": gettext_lazy("Players put right by an admin"),
+}
+
+
+def history(match: TournamentMatch) -> list[dict]:
+    """The match's audit trail, in words."""
+    statuses = dict(OutcomeStatus.choices)
+    return [
+        {
+            "at": e.at,
+            "what": ACTION_LABELS.get(e.action, e.action),
+            "status": "" if e.action == "correct" else statuses.get(e.to_status, ""),
+            "by": e.by.get_username() if e.by else "",
+            "note": e.note,
+        }
+        for e in match.audit_entries.select_related("by").order_by("at", "pk")
+    ]
+
+
+def match_status(match: TournamentMatch, open_status: str | None) -> str:
+    if match.result == bracket.BYE:
+        return Status.BYE
+    if match.needs_resolution:
+        return Status.NEEDS_ADMIN
+    if match.result:
+        return Status.DECIDED
+    if open_status == OutcomeStatus.DISPUTED:
+        return Status.DISPUTED
+    if open_status == OutcomeStatus.REPORTED:
+        return Status.REPORTED
+    if match.player_a_id and match.player_b_id:
+        return Status.READY
+    return Status.WAITING
+
+
+@dataclass
+class Bracket:
+    tournament: Tournament
+    rounds: list[tuple[str, list[TournamentMatch]]] = field(default_factory=list)
+    third_place: TournamentMatch | None = None
+    standings: list[dict] = field(default_factory=list)
+    open: dict[int, Outcome] = field(default_factory=dict)
+    seeds: dict[int, int] = field(default_factory=dict)
+
+    def matches(self) -> list[TournamentMatch]:
+        found = [m for _label, ms in self.rounds for m in ms]
+        return found + ([self.third_place] if self.third_place else [])
+
+
+def open_outcomes(match_ids) -> dict[int, Outcome]:
+    return {
+        o.object_id: o
+        for o in Outcome.objects.filter(
+            content_type=ContentType.objects.get_for_model(TournamentMatch),
+            object_id__in=list(match_ids),
+            status__in=[OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED],
+        )
+    }
+
+
+def bracket_of(tournament: Tournament) -> Bracket:
+    """The whole bracket: three queries whatever the number of entrants."""
+    matches = list(
+        tournament.matches.select_related("player_a", "player_b", "winner").order_by(
+            "round", "kind", "position"
+        )
+    )
+    for m in matches:
+        m.tournament = tournament  # for round labels, without a query per match
+    seeds = dict(tournament.entrants.filter(seed__isnull=False).values_list("player_id", "seed"))
+    opened = open_outcomes(m.pk for m in matches)
+    for m in matches:
+        outcome = opened.get(m.pk)
+        m.status = match_status(m, outcome.status if outcome else None)
+        m.open_outcome = outcome
+        m.seed_a = seeds.get(m.player_a_id)
+        m.seed_b = seeds.get(m.player_b_id)
+        m.seated = [(m.player_a, m.seed_a), (m.player_b, m.seed_b)]
+    result = Bracket(tournament=tournament, open=opened, seeds=seeds)
+    for n in range(1, tournament.rounds + 1):
+        in_round = [m for m in matches if m.round == n and m.kind == bracket.MAIN]
+        result.rounds.append((round_label(bracket.MAIN, n, tournament.rounds), in_round))
+    result.third_place = next((m for m in matches if m.kind == bracket.THIRD), None)
+    result.standings = _standings(tournament, matches)
+    return result
+
+
+def _standings(tournament: Tournament, matches: list[TournamentMatch]) -> list[dict]:
+    names: dict[int, str] = {}
+    for m in matches:
+        for p in (m.player_a, m.player_b):
+            if p is not None:
+                names[p.pk] = p.display_name
+    slots = [
+        bracket.Slot(
+            id=m.pk,
+            kind=m.kind,
+            round=m.round,
+            position=m.position,
+            a=m.player_a_id,
+            b=m.player_b_id,
+            winner=m.winner_id,
+            result=m.result,
+            needs_resolution=m.needs_resolution,
+        )
+        for m in matches
+    ]
+    if tournament.status != TournamentStatus.FINISHED:
+        return []
+    return [
+        {
+            "place": place,
+            "player": player,
+            "name": names.get(player, ""),
+            "round_reached": reached,
+            "round_label": round_label(bracket.MAIN, reached, tournament.rounds),
+        }
+        for place, player, reached in bracket.standings(slots, rounds=tournament.rounds)
+    ]
+
+
+def standings_of(tournament: Tournament) -> list[dict]:
+    return bracket_of(tournament).standings
+
+
+def my_player(user, club) -> Player | None:
+    if not user.is_authenticated:
+        return None
+    return Player.objects.filter(club=club, user=user, merged_into__isnull=True).first()
+
+
+def next_matches(user, *, club=None, tournament=None):
+    """The logged-in player's matches to play (players known, no result in force), in
+    running tournaments, earliest first."""
+    if not user.is_authenticated:
+        return TournamentMatch.objects.none()
+    mine = Q(player_a__user=user) | Q(player_b__user=user)
+    found = TournamentMatch.objects.filter(
+        mine,
+        result="",
+        needs_resolution=False,
+        player_a__isnull=False,
+        player_b__isnull=False,
+        tournament__status=TournamentStatus.RUNNING,
+    )
+    if club is not None:
+        found = found.filter(club=club)
+    if tournament is not None:
+        found = found.filter(tournament=tournament)
+    return found.select_related("tournament", "club", "player_a", "player_b").order_by(
+        "tournament__starts_at", "round", "position"
+    )

@@ -1,0 +1,192 @@
+"""A reported match result, checked: the format (best of 1, 3 or 5), the players, the cards
+left for the variant, and every game's record through the rules engine.
+
+What people send (the API's body, the pages' forms)::
+
+    {"games": [{"winner": id, "cards_left": n} | {"record": {...full log...}}, ...]}
+    {"walkover": id}                      # id wins: the opponent did not show up
+    {"retired": id, "games": [...]}       # id retired during the match; the games so far
+    {"double_forfeit": true}              # neither played (a scorer or an admin)
+    {"awarded": id}                       # an admin awards a match (resolving a flag)
+
+What is stored (the outcome's payload) is the canonical form in ``matches.models.sputo``.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils.translation import gettext as _
+
+from clubs.access import access_club
+from matches.models.outcomes import CheckedOutcome, CheckedRecord
+from matches.sputo import bracket
+from rules.sputo import LAYOUT_TOTALS
+
+KEYS = ("games", "walkover", "retired", "double_forfeit", "awarded")
+
+
+def _is_id(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _game_error(n: int, message: str) -> ValidationError:
+    return ValidationError({"games": [_("Game %(n)s: %(message)s") % {"n": n, "message": message}]})
+
+
+def check_match_result(match, payload, *, by) -> CheckedOutcome:
+    """The canonical payload and the game records of ``payload`` for ``match``, or a
+    ``ValidationError`` naming the field."""
+    if not isinstance(payload, dict) or not any(payload.get(k) is not None for k in KEYS):
+        raise ValidationError(
+            {"games": [_("Give the games, or a walkover, a retirement or a double forfeit.")]}
+        )
+    given = [k for k in KEYS if payload.get(k) not in (None, False) and k != "games"]
+    if len(given) > 1:
+        raise ValidationError({given[1]: [_("Give one kind of result only.")]})
+    ids = {match.player_a_id, match.player_b_id}
+    names = {p.pk: p.display_name for p in match.players()}
+
+    def player_field(field: str) -> int:
+        value = payload.get(field)
+        if not _is_id(value) or value not in ids:
+            raise ValidationError(
+                {field: [_("Name one of the two players of this match (by id).")]}
+            )
+        return value
+
+    if payload.get("double_forfeit") not in (None, False):
+        if payload["double_forfeit"] is not True:
+            raise ValidationError({"double_forfeit": [_("Must be true.")]})
+        if payload.get("games"):
+            raise ValidationError({"games": [_("A double forfeit has no games.")]})
+        if not access_club(by, match.club).is_scorer:
+            raise PermissionDenied(_("Only a scorer or an admin records a double forfeit."))
+        return CheckedOutcome(
+            payload={"result": bracket.DOUBLE_FORFEIT, "winner": None, "games": []}
+        )
+    if payload.get("walkover") is not None or payload.get("awarded") is not None:
+        field = "walkover" if payload.get("walkover") is not None else "awarded"
+        winner = player_field(field)
+        if payload.get("games"):
+            raise ValidationError({"games": [_("A walkover has no games.")]})
+        if field == "awarded" and not access_club(by, match.club).is_admin:
+            raise PermissionDenied(_("Only an admin awards a match."))
+        result = bracket.WALKOVER if field == "walkover" else bracket.AWARDED
+        return CheckedOutcome(payload={"result": result, "winner": winner, "games": []})
+
+    games = payload.get("games")
+    if games is None:
+        games = []
+    if not isinstance(games, list):
+        raise ValidationError({"games": [_("The games are a list.")]})
+    retired = player_field("retired") if payload.get("retired") is not None else None
+    need = match.best_of // 2 + 1
+    if not games and retired is None:
+        raise ValidationError({"games": [_("Give at least one game.")]})
+    if len(games) > match.best_of:
+        raise ValidationError(
+            {"games": [_("At most %(n)s games in this match.") % {"n": match.best_of}]}
+        )
+    wins = dict.fromkeys(ids, 0)
+    stored, records = [], []
+    for n, game in enumerate(games, 1):
+        if max(wins.values()) >= need:
+            raise _game_error(
+                n, _("the match was already decided; a game after that cannot count.")
+            )
+        winner, cards_left, record = _check_game(match, n, game, names)
+        wins[winner] += 1
+        stored.append({"winner": winner, "cards_left": cards_left, "log": "events" in record})
+        players = {p.display_name: p for p in match.players()}
+        records.append(CheckedRecord(record=record, players=players))
+    leader = max(wins, key=lambda pid: (wins[pid], pid == match.player_a_id))
+    if retired is not None:
+        winner = next(pid for pid in ids if pid != retired)
+        if wins[retired] >= need:
+            raise ValidationError({"retired": [_("This player had already won the match.")]})
+        return CheckedOutcome(
+            payload={"result": bracket.RETIREMENT, "winner": winner, "games": stored},
+            records=records,
+        )
+    if wins[leader] < need:
+        raise ValidationError(
+            {
+                "games": [
+                    _("Nobody has won %(need)s games yet: the match is best of %(of)s.")
+                    % {"need": need, "of": match.best_of}
+                ]
+            }
+        )
+    return CheckedOutcome(
+        payload={"result": bracket.PLAYED, "winner": leader, "games": stored}, records=records
+    )
+
+
+def _check_game(match, n: int, game, names: dict[int, str]) -> tuple[int, int, dict]:
+    """One game: ``(winner id, loser's cards left, the record to store)``."""
+    from matches.services import check_game_record
+
+    tournament = match.tournament
+    if not isinstance(game, dict):
+        raise _game_error(n, _("a game is a JSON object."))
+    record = game.get("record")
+    if record is not None:
+        if not isinstance(record, dict):
+            raise _game_error(n, _("a record is a JSON object."))
+        if set(record.get("players") or []) != set(names.values()) or len(names) != 2:
+            raise _game_error(
+                n,
+                _("the record's players must be this match's: %(names)s.")
+                % {"names": ", ".join(names.values())},
+            )
+        if record.get("variant", tournament.variant) != tournament.variant:
+            raise _game_error(
+                n, _("this tournament plays %(variant)s.") % {"variant": tournament.variant}
+            )
+        record = {
+            **record,
+            "game": "sputo",
+            "variant": tournament.variant,
+            "options": tournament.options or {},
+        }
+        try:
+            _checked, result, _version = check_game_record(
+                club=match.club, record=record, house_rules=tournament.house_rules
+            )
+        except ValidationError as error:
+            raise ValidationError(
+                {
+                    "games": [
+                        _("Game %(n)s: %(message)s") % {"n": n, "message": m}
+                        for m in error.messages
+                    ]
+                }
+            ) from error
+        by_name = {name: pid for pid, name in names.items()}
+        winner = by_name[result["winner"]]
+        if game.get("winner") is not None and game.get("winner") != winner:
+            raise _game_error(
+                n,
+                _("the log says %(name)s won, not the winner reported.")
+                % {"name": result["winner"]},
+            )
+        return winner, result["loser_cards_left"], record
+    winner, cards_left = game.get("winner"), game.get("cards_left")
+    if not _is_id(winner) or winner not in names:
+        raise _game_error(n, _("the winner must be one of the two players of this match."))
+    most = LAYOUT_TOTALS[tournament.variant]
+    if not _is_id(cards_left) or not 1 <= cards_left <= most:
+        raise _game_error(
+            n,
+            _("the loser's cards left must be a whole number from 1 to %(most)s in this variant.")
+            % {"most": most},
+        )
+    record = {
+        "game": "sputo",
+        "variant": tournament.variant,
+        "options": tournament.options or {},
+        "players": [names[match.player_a_id], names[match.player_b_id]],
+        "winner": names[winner],
+        "loser_cards_left": cards_left,
+    }
+    return winner, cards_left, record

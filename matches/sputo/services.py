@@ -1,0 +1,654 @@
+"""Sputo tournaments: one keyword-only service per write, for the pages and the API alike.
+
+The life cycle: draft -> registration -> check-in -> running (the draw) -> finished, or
+cancelled. Entrants come and go before the draw; the draw seeds them, drops whoever did not
+check in (when check-in was opened) and creates every match in a constant number of
+queries. Results go through the shared result cycle (``matches.outcomes``); what a result
+changes in the bracket is planned by ``matches.sputo.bracket.settle`` and written here, the
+same plan a correction's preview shows.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Case, F, Q, Value, When
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs.access import access_club
+from clubs.errors import Conflict
+from clubs.models import Club, Player, Role
+from matches import outcomes
+from matches.models import AuditEntry, Outcome, OutcomeStatus, PlayerRating
+from matches.models.sputo import (
+    BEFORE_DRAW,
+    Entrant,
+    Seeding,
+    Tournament,
+    TournamentMatch,
+    TournamentStatus,
+    Variant,
+)
+from matches.sputo import bracket
+from rules.errors import RulesError
+from rules.sputo import Options
+
+EDITABLE = [
+    "name",
+    "starts_at",
+    "venue",
+    "variant",
+    "options",
+    "best_of",
+    "final_best_of",
+    "third_place",
+    "seeding",
+    "season",
+]
+
+MOVES = {
+    TournamentStatus.DRAFT: {TournamentStatus.REGISTRATION, TournamentStatus.CANCELLED},
+    TournamentStatus.REGISTRATION: {
+        TournamentStatus.DRAFT,
+        TournamentStatus.CHECK_IN,
+        TournamentStatus.CANCELLED,
+    },
+    TournamentStatus.CHECK_IN: {TournamentStatus.REGISTRATION, TournamentStatus.CANCELLED},
+    TournamentStatus.RUNNING: {TournamentStatus.CANCELLED},
+    TournamentStatus.FINISHED: set(),
+    TournamentStatus.CANCELLED: set(),
+}
+
+
+def season_of(club: Club, when):
+    day = timezone.localtime(when).date() if timezone.is_aware(when) else when.date()
+    return club.seasons.filter(start__lte=day, end__gte=day).first()
+
+
+def _clean(values: dict, *, club: Club) -> dict:
+    """Validated tournament fields (``ValidationError`` naming the field)."""
+    cleaned = dict(values)
+    if "name" in cleaned:
+        cleaned["name"] = " ".join(str(cleaned["name"] or "").split())
+        if not cleaned["name"]:
+            raise ValidationError({"name": _("A tournament needs a name.")})
+        if len(cleaned["name"]) > 120:
+            raise ValidationError({"name": _("At most 120 characters.")})
+    if "variant" in cleaned and cleaned["variant"] not in Variant.values:
+        raise ValidationError({"variant": _("Choose classic, modern or single_deck.")})
+    if "options" in cleaned:
+        try:
+            cleaned["options"] = Options.parse(cleaned["options"] or {}).as_dict()
+        except (RulesError, TypeError, ValueError, AttributeError) as error:
+            raise ValidationError(
+                {"options": _('Options are {"suit_match": true/false, "splash": true/false}.')}
+            ) from error
+    for key in ("best_of", "final_best_of"):
+        value = cleaned.get(key)
+        if key in cleaned and not (value is None and key == "final_best_of"):
+            if isinstance(value, bool) or value not in (1, 3, 5):
+                raise ValidationError({key: _("A match is best of 1, 3 or 5.")})
+    if "seeding" in cleaned and cleaned["seeding"] not in Seeding.values:
+        raise ValidationError({"seeding": _("Choose rating, random or manual.")})
+    season = cleaned.get("season")
+    if season is not None and season.club_id != club.pk:
+        raise ValidationError({"season": _("This season is not this club's.")})
+    return cleaned
+
+
+def _audit_tournament(tournament: Tournament, *, action: str, by, note="", data=None) -> None:
+    outcomes.audit(tournament, action=action, by=by, note=note, data=data)
+
+
+@transaction.atomic
+def create_tournament(*, club: Club, by, name: str, starts_at, **values) -> Tournament:
+    """A new tournament in draft (an admin's), under the club's current Sputo house rules."""
+    access_club(by, club, at_least=Role.ADMIN)
+    unknown = set(values) - set(EDITABLE)
+    if unknown:
+        raise ValidationError({sorted(unknown)[0]: _("Unknown field.")})
+    cleaned = _clean({"name": name, "starts_at": starts_at, **values}, club=club)
+    if cleaned.get("season") is None:
+        cleaned["season"] = season_of(club, starts_at)
+    tournament = Tournament.objects.create(
+        club=club,
+        house_rules=club.current_house_rules("sputo"),
+        created_by=by,
+        **cleaned,
+    )
+    _audit_tournament(tournament, action="create", by=by)
+    return tournament
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+
+
+@transaction.atomic
+def update_tournament(*, tournament: Tournament, by, **values) -> Tournament:
+    """Change a tournament's details (draft and registration only) or move it along its
+    life cycle (``status``: registration, check-in, back, or cancelled)."""
+    access_club(by, tournament.club, at_least=Role.ADMIN)
+    tournament = _locked(tournament)
+    status = values.pop("status", None)
+    unknown = set(values) - set(EDITABLE)
+    if unknown:
+        raise ValidationError({sorted(unknown)[0]: _("Unknown field.")})
+    if values:
+        if not tournament.is_open_for_changes:
+            raise Conflict(_("A tournament can be changed only in draft or registration."))
+        for key, value in _clean(values, club=tournament.club).items():
+            setattr(tournament, key, value)
+        tournament.save()
+    if status is not None and status != tournament.status:
+        if status not in TournamentStatus.values:
+            raise ValidationError({"status": _("Unknown status.")})
+        if status not in MOVES[tournament.status]:
+            raise Conflict(
+                _("A tournament cannot go from %(from)s to %(to)s.")
+                % {
+                    "from": tournament.get_status_display(),
+                    "to": TournamentStatus(status).label,
+                }
+            )
+        before = tournament.status
+        tournament.status = status
+        tournament.save(update_fields=["status"])
+        _audit_tournament(tournament, action="status", by=by, data={"from": before, "to": status})
+    return tournament
+
+
+def _may_act_for(by, club: Club, player: Player) -> bool:
+    access = access_club(by, club)
+    return access.is_scorer or (access.is_member and player.user_id == by.pk)
+
+
+@transaction.atomic
+def add_entrant(*, tournament: Tournament, player: Player, by) -> Entrant:
+    """Enter a player (a scorer or an admin enters anyone; a member enters themselves).
+    A late entry once check-in is open is checked in at once."""
+    access = access_club(by, tournament.club, at_least=Role.MEMBER)
+    tournament = _locked(tournament)
+    if player.club_id != tournament.club_id or player.merged_into_id is not None:
+        raise ValidationError({"player": _("This is not a player of this club.")})
+    if not (access.is_scorer or player.user_id == by.pk):
+        raise PermissionDenied(_("Members enter themselves; a scorer or an admin enters others."))
+    if tournament.status not in BEFORE_DRAW:
+        raise Conflict(_("Entries are closed: the draw is made."))
+    if tournament.status == TournamentStatus.DRAFT and not access.is_admin:
+        raise Conflict(_("Registration is not open yet."))
+    if tournament.entrants.filter(player=player).exists():
+        raise Conflict(_("%(name)s is already entered.") % {"name": player.display_name})
+    late = tournament.status == TournamentStatus.CHECK_IN
+    entrant = Entrant.objects.create(
+        tournament=tournament, player=player, checked_in_at=timezone.now() if late else None
+    )
+    _audit_tournament(tournament, action="enter", by=by, data={"player": player.pk})
+    return entrant
+
+
+@transaction.atomic
+def remove_entrant(*, entrant: Entrant, by) -> None:
+    """A withdrawal before the draw (the player, a scorer or an admin)."""
+    tournament = _locked(entrant.tournament)
+    if not _may_act_for(by, tournament.club, entrant.player):
+        raise PermissionDenied(_("Only the player, a scorer or an admin may withdraw an entry."))
+    if tournament.status not in BEFORE_DRAW:
+        raise Conflict(_("After the draw a player cannot withdraw; report a walkover instead."))
+    player = entrant.player_id
+    entrant.delete()
+    _audit_tournament(tournament, action="withdraw_entry", by=by, data={"player": player})
+
+
+@transaction.atomic
+def set_manual_seed(*, entrant: Entrant, seed: int | None, by) -> Entrant:
+    access_club(by, entrant.tournament.club, at_least=Role.ADMIN)
+    tournament = _locked(entrant.tournament)
+    if tournament.status not in BEFORE_DRAW:
+        raise Conflict(_("The draw is made."))
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
+        raise ValidationError({"manual_seed": _("A seed is a whole number from 1.")})
+    entrant.manual_seed = seed
+    entrant.save(update_fields=["manual_seed"])
+    return entrant
+
+
+@transaction.atomic
+def check_in(*, tournament: Tournament, player: Player, by) -> Entrant:
+    """Check a player in (the player, a scorer or an admin) while check-in is open. Twice
+    is the same as once."""
+    access_club(by, tournament.club, at_least=Role.MEMBER)
+    tournament = _locked(tournament)
+    entrant = tournament.entrants.filter(player=player).select_related("player").first()
+    if entrant is None:
+        raise ValidationError({"player": _("This player is not entered.")})
+    if not _may_act_for(by, tournament.club, player):
+        raise PermissionDenied(_("Only the player, a scorer or an admin may check in."))
+    if tournament.status != TournamentStatus.CHECK_IN:
+        raise Conflict(_("Check-in is not open."))
+    if entrant.checked_in_at is None:
+        entrant.checked_in_at = timezone.now()
+        entrant.save(update_fields=["checked_in_at"])
+        _audit_tournament(tournament, action="check_in", by=by, data={"player": player.pk})
+    return entrant
+
+
+# --- The draw ------------------------------------------------------------------------------
+
+
+def seeded(tournament: Tournament, entrants: list[Entrant]) -> list[Entrant]:
+    """The entrants in seed order by the tournament's method. By rating: the conservative
+    Glicko-2 rating, highest first; the unrated last, in random order from the recorded
+    seed. Random: shuffled by the recorded seed. Manual: the admin's numbers, the rest
+    after them in order of entry."""
+    rng = random.Random(tournament.seed)
+    by_id = sorted(entrants, key=lambda e: e.player_id)
+    if tournament.seeding == Seeding.RANDOM:
+        rng.shuffle(by_id)
+        return by_id
+    if tournament.seeding == Seeding.MANUAL:
+        return sorted(
+            entrants,
+            key=lambda e: (e.manual_seed is None, e.manual_seed or 0, e.entered_at, e.pk),
+        )
+    ratings = dict(
+        PlayerRating.objects.filter(
+            club_id=tournament.club_id, game="sputo", player_id__in=[e.player_id for e in entrants]
+        ).values_list("player_id", "display")
+    )
+    rated = sorted(
+        (e for e in by_id if e.player_id in ratings),
+        key=lambda e: (-ratings[e.player_id], e.player_id),
+    )
+    unrated = [e for e in by_id if e.player_id not in ratings]
+    rng.shuffle(unrated)
+    return rated + unrated
+
+
+@transaction.atomic
+def draw_tournament(*, tournament: Tournament, by) -> Tournament:
+    """Make the bracket (an admin): seeds, byes to the top seeds, every match created at
+    once. When check-in was opened, whoever did not check in is dropped."""
+    access_club(by, tournament.club, at_least=Role.ADMIN)
+    tournament = _locked(tournament)
+    if tournament.status not in (TournamentStatus.REGISTRATION, TournamentStatus.CHECK_IN):
+        raise Conflict(_("The draw is made from registration or check-in."))
+    entrants = list(tournament.entrants.all())
+    if tournament.status == TournamentStatus.CHECK_IN:
+        present = [e for e in entrants if e.checked_in_at is not None]
+    else:
+        present = entrants
+    if len(present) < 2:
+        raise Conflict(_("A draw needs at least two players (checked in, once check-in is open)."))
+    order = seeded(tournament, present)
+    for n, entrant in enumerate(order, 1):
+        entrant.seed = n
+    Entrant.objects.bulk_update(order, ["seed"])
+    absent = [e.pk for e in entrants if e not in present]
+    if absent:
+        Entrant.objects.filter(pk__in=absent).update(no_show=True)
+    tournament.rounds = bracket.rounds_for(len(order))
+    now = timezone.now()
+    player_of_seed = {n: e.player_id for n, e in enumerate(order, 1)}
+    matches = []
+    for drawn in bracket.draw(len(order), third_place=tournament.third_place):
+        a = player_of_seed.get(drawn.seed_a) if drawn.seed_a else None
+        b = player_of_seed.get(drawn.seed_b) if drawn.seed_b else None
+        matches.append(
+            TournamentMatch(
+                club_id=tournament.club_id,
+                tournament=tournament,
+                kind=drawn.kind,
+                round=drawn.round,
+                position=drawn.position,
+                player_a_id=a,
+                player_b_id=b,
+                winner_id=a if drawn.bye else None,
+                result=bracket.BYE if drawn.bye else "",
+                decided_at=now if drawn.bye else None,
+                best_of=tournament.best_of_for(kind=drawn.kind, round=drawn.round),
+            )
+        )
+    # The byes' players move on before anything is written.
+    slots = [_slot(m, id=n) for n, m in enumerate(matches)]
+    _write_changes(
+        bracket.settle(slots, rounds=tournament.rounds).changes,
+        {n: m for n, m in enumerate(matches)},
+        now=now,
+    )
+    TournamentMatch.objects.bulk_create(matches)
+    tournament.status = TournamentStatus.RUNNING
+    tournament.drawn_at = now
+    tournament.save(update_fields=["status", "rounds", "drawn_at"])
+    _audit_tournament(
+        tournament,
+        action="draw",
+        by=by,
+        data={"seeding": tournament.seeding, "seed": tournament.seed, "entrants": len(order)},
+    )
+    return tournament
+
+
+# --- Results and what they change -----------------------------------------------------------
+
+
+def _slot(match: TournamentMatch, *, id: int | None = None, open_report: bool = False):
+    return bracket.Slot(
+        id=match.pk if id is None else id,
+        kind=match.kind,
+        round=match.round,
+        position=match.position,
+        a=match.player_a_id,
+        b=match.player_b_id,
+        winner=match.winner_id,
+        result=match.result,
+        needs_resolution=match.needs_resolution,
+        open_report=open_report,
+    )
+
+
+def _write_changes(changes, matches: dict, *, now) -> set:
+    """Apply :func:`bracket.settle`'s changes to the match objects; the ones changed."""
+    touched = set()
+    for change in changes:
+        match = matches[change.match]
+        touched.add(change.match)
+        if change.what == "seat":
+            setattr(match, f"player_{change.slot}_id", change.after)
+        elif change.what == "decide":
+            match.winner_id, match.result = change.after, bracket.NO_OPPONENT
+            match.decided_at = match.decided_at or now
+        elif change.what == "undecide":
+            match.winner_id, match.result, match.decided_at = None, "", None
+        elif change.what in ("flag", "unflag"):
+            match.needs_resolution = change.after
+    return touched
+
+
+@dataclass
+class Plan:
+    """Everything a result changes, as data: the preview shows it, ``apply`` writes it."""
+
+    tournament: Tournament
+    matches: dict[int, TournamentMatch]
+    subject: int
+    result: dict  # {"before": {...}, "after": {...}} of the subject
+    changes: list = field(default_factory=list)
+    set_aside: list[int] = field(default_factory=list)  # open reports of re-seated matches
+    status: tuple[str, str] | None = None
+    standings: tuple[list, list] = ((), ())
+
+    def as_dict(self) -> dict:
+        names = {}
+        for m in self.matches.values():
+            for p in (m.player_a, m.player_b):
+                if p is not None:
+                    names[p.pk] = p.display_name
+        return {
+            "match": self.subject,
+            "result": self.result,
+            "changes": [
+                {**c.as_dict(), "round_label": self.matches[c.match].round_label}
+                for c in self.changes
+            ],
+            "set_aside": self.set_aside,
+            "status": {"before": self.status[0], "after": self.status[1]} if self.status else None,
+            "standings": {
+                "before": [list(s) for s in self.standings[0]],
+                "after": [list(s) for s in self.standings[1]],
+            },
+            "ratings_from": self.subject,
+            "names": names,
+        }
+
+
+def _summary(match: TournamentMatch) -> dict:
+    return {"result": match.result, "winner": match.winner_id}
+
+
+def _plan(match: TournamentMatch, payload: dict | None) -> Plan:
+    """The plan for ``match`` taking ``payload`` (None: no result any more)."""
+    tournament = match.tournament
+    matches = {
+        m.pk: m for m in tournament.matches.select_related("player_a", "player_b", "tournament")
+    }
+    subject = matches[match.pk]
+    open_reports = set(
+        Outcome.objects.filter(
+            content_type=ContentType.objects.get_for_model(TournamentMatch),
+            object_id__in=list(matches),
+            status__in=[OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED],
+        ).values_list("object_id", flat=True)
+    )
+    before = _summary(subject)
+    if payload is None:
+        after = {"result": "", "winner": None}
+    else:
+        after = {"result": payload["result"], "winner": payload.get("winner")}
+    slots = [_slot(m, open_report=m.pk in open_reports) for m in matches.values()]
+    old_standings = bracket.standings(slots, rounds=tournament.rounds)
+    slots = [
+        bracket.Slot(**{**s.__dict__, **after, "needs_resolution": False})
+        if s.id == match.pk
+        else s
+        for s in slots
+    ]
+    settled = bracket.settle(slots, rounds=tournament.rounds)
+    new_slots = list(settled.slots.values())
+    new_standings = bracket.standings(new_slots, rounds=tournament.rounds)
+    plan = Plan(
+        tournament=tournament,
+        matches=matches,
+        subject=match.pk,
+        result={"before": before, "after": after},
+        changes=[c for c in settled.changes if c.what != "set_aside"],
+        set_aside=[c.match for c in settled.changes if c.what == "set_aside"],
+        standings=(old_standings, new_standings),
+    )
+    complete = bool(new_standings) and not any(s.needs_resolution for s in new_slots)
+    if tournament.status == TournamentStatus.RUNNING and complete:
+        plan.status = (tournament.status, TournamentStatus.FINISHED)
+    elif tournament.status == TournamentStatus.FINISHED and not complete:
+        plan.status = (tournament.status, TournamentStatus.RUNNING)
+    return plan
+
+
+def preview_result(match: TournamentMatch, payload: dict | None) -> dict:
+    """What putting ``payload`` in force on ``match`` would change; nothing is written."""
+    return _plan(match, payload).as_dict()
+
+
+def apply_result(
+    match: TournamentMatch, payload: dict | None, *, by, previous=None, at=None
+) -> Plan:
+    """Write a result's plan (called by the result cycle's hooks, under the tournament's
+    lock): the match's own result, every seat and flag it moves, open reports of re-seated
+    matches set aside, the tournament finished (or running again); then the ratings."""
+    plan = _plan(match, payload)
+    now = at or timezone.now()
+    subject = plan.matches[match.pk]
+    after = plan.result["after"]
+    subject.result, subject.winner_id = after["result"], after["winner"]
+    subject.needs_resolution = False
+    if subject.result and subject.decided_at is None:
+        subject.decided_at = now
+    elif not subject.result:
+        subject.decided_at = None
+    touched = _write_changes(plan.changes, plan.matches, now=now) | {subject.pk}
+    TournamentMatch.objects.bulk_update(
+        [plan.matches[pk] for pk in sorted(touched)],
+        ["player_a", "player_b", "winner", "result", "decided_at", "needs_resolution"],
+    )
+    if plan.set_aside:
+        set_aside = Outcome.objects.filter(
+            content_type=ContentType.objects.get_for_model(TournamentMatch),
+            object_id__in=plan.set_aside,
+            status__in=[OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED],
+        )
+        entries = [
+            AuditEntry(
+                club_id=o.club_id,
+                content_type_id=o.content_type_id,
+                object_id=o.object_id,
+                outcome=o,
+                action="set_aside",
+                by=by if getattr(by, "is_authenticated", False) else None,
+                from_status=o.status,
+                to_status=OutcomeStatus.REJECTED,
+                note=_("Set aside: a correction changed this match's players."),
+            )
+            for o in set_aside
+        ]
+        set_aside.update(status=OutcomeStatus.REJECTED)
+        AuditEntry.objects.bulk_create(entries)
+    if plan.status:
+        tournament = plan.tournament
+        tournament.status = plan.status[1]
+        tournament.finished_at = now if tournament.status == TournamentStatus.FINISHED else None
+        tournament.save(update_fields=["status", "finished_at"])
+    others = sorted(touched - {subject.pk})
+    if others or previous is not None:
+        ct = ContentType.objects.get_for_model(TournamentMatch)
+        data = plan.as_dict()
+        AuditEntry.objects.bulk_create(
+            AuditEntry(
+                club_id=subject.club_id,
+                content_type=ct,
+                object_id=pk,
+                action="bracket" if pk == subject.pk else "moved",
+                by=by if getattr(by, "is_authenticated", False) else None,
+                data={
+                    "cause": subject.pk,
+                    "changes": [c for c in data["changes"] if c["match"] == pk],
+                }
+                if pk != subject.pk
+                else data,
+            )
+            for pk in [subject.pk, *others]
+        )
+    _queue_ratings(match.club_id)
+    return plan
+
+
+def carry_match_seats(*, source: Player, target: Player) -> None:
+    """A guest merge: ``source``'s seats in the bracket become ``target``'s, the three
+    columns in one statement (the winner stays one of the players); the ratings follow."""
+    seats = ("player_a", "player_b", "winner")
+    rows = TournamentMatch.objects.filter(
+        Q(player_a=source) | Q(player_b=source) | Q(winner=source)
+    )
+    moved = rows.update(
+        **{
+            name: Case(
+                When(**{name: source}, then=Value(target.pk)),
+                default=F(name),
+                output_field=TournamentMatch._meta.get_field(name).target_field,
+            )
+            for name in seats
+        }
+    )
+    if moved:
+        from matches.sputo.tasks import update_sputo_ratings
+
+        update_sputo_ratings.delay_on_commit(club_id=target.club_id, player_ids=[target.pk])
+
+
+def _queue_ratings(club_id: int) -> None:
+    from matches.sputo.tasks import update_sputo_ratings
+
+    update_sputo_ratings.delay_on_commit(club_id=club_id)
+
+
+# --- Reporting, for the pages and the API ---------------------------------------------------
+
+
+def _ready(match: TournamentMatch) -> TournamentMatch:
+    return TournamentMatch.objects.select_related(
+        "tournament", "club", "player_a", "player_b", "tournament__house_rules"
+    ).get(pk=match.pk)
+
+
+def report_match(*, match: TournamentMatch, payload: dict, by, at=None) -> Outcome:
+    return outcomes.report_outcome(subject=_ready(match), payload=payload, by=by, at=at)
+
+
+def confirm_match(*, match: TournamentMatch, by) -> Outcome:
+    return outcomes.confirm_outcome(subject=_ready(match), by=by)
+
+
+def dispute_match(*, match: TournamentMatch, by, reason: str) -> Outcome:
+    return outcomes.dispute_outcome(subject=_ready(match), by=by, reason=reason)
+
+
+def withdraw_report(*, match: TournamentMatch, by) -> Outcome:
+    return outcomes.withdraw_outcome(subject=_ready(match), by=by)
+
+
+def decide_match(
+    *, match: TournamentMatch, by, uphold: bool, payload=None, note=""
+) -> Outcome | None:
+    return outcomes.decide_outcome(
+        subject=_ready(match), by=by, uphold=uphold, payload=payload, note=note
+    )
+
+
+def correct_match(*, match: TournamentMatch, by, payload: dict, reason: str) -> Outcome:
+    return outcomes.correct_outcome(subject=_ready(match), by=by, payload=payload, reason=reason)
+
+
+def preview_correction(*, match: TournamentMatch, by, payload: dict) -> dict:
+    return outcomes.preview_correct_outcome(subject=_ready(match), by=by, payload=payload)
+
+
+def expected_seats(match: TournamentMatch) -> tuple[int | None, int | None]:
+    """Who the bracket says should sit in ``match`` now."""
+    tournament = match.tournament
+    slots = [_slot(m) for m in tournament.matches.all()]
+    target = next(s for s in slots if s.id == match.pk)
+    slots = [
+        bracket.Slot(**{**s.__dict__, "result": "", "winner": None}) if s.id == match.pk else s
+        for s in slots
+    ]
+    settled = bracket.settle(slots, rounds=tournament.rounds)
+    seat = settled.slots[target.key]
+    return seat.a, seat.b
+
+
+@transaction.atomic
+def resolve_match(
+    *, match: TournamentMatch, by, action: str, winner: int | None = None, reason: str = ""
+) -> TournamentMatch:
+    """An admin resolves a flagged match: ``replay`` (its result is voided and the right
+    players play it) or ``award`` (the right players are seated and ``winner`` is given
+    the match)."""
+    access_club(by, match.club, at_least=Role.ADMIN)
+    match = _ready(match)
+    match = match.locked()
+    if not match.needs_resolution:
+        raise Conflict(_("This match does not need resolving."))
+    reason = " ".join(str(reason or "").split()) or _("Resolved after a correction.")
+    if action == "replay":
+        outcomes.void_outcome(subject=_ready(match), by=by, reason=reason)
+    elif action == "award":
+        a, b = expected_seats(match)
+        if winner not in (a, b) or winner is None:
+            raise ValidationError({"winner": _("Award the match to one of its right players.")})
+        before = (match.player_a_id, match.player_b_id)
+        match.player_a_id, match.player_b_id = a, b
+        match.needs_resolution = False
+        match.winner_id = None
+        match.save(update_fields=["player_a", "player_b", "needs_resolution", "winner"])
+        outcomes.audit(
+            match, action="reseat", by=by, note=reason, data={"before": before, "after": [a, b]}
+        )
+        outcomes.correct_outcome(
+            subject=_ready(match), by=by, payload={"awarded": winner}, reason=reason
+        )
+    else:
+        raise ValidationError({"action": _("Choose replay or award.")})
+    return _ready(match)

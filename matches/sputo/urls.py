@@ -1,0 +1,26 @@
+"""The tournament pages, under ``/clubs/<slug>/tournaments/``, and the calendar feeds."""
+
+from django.urls import path
+
+from matches.sputo import views
+
+app_name = "sputo"
+
+T = "clubs/<slug:slug>/tournaments/<int:tournament_id>/"
+
+urlpatterns = [
+    path("clubs/<slug:slug>/tournaments/", views.tournament_list, name="tournaments"),
+    path("clubs/<slug:slug>/tournaments/new/", views.tournament_create, name="create"),
+    path(T, views.tournament_detail, name="tournament"),
+    path(f"{T}bracket/", views.bracket_page, name="bracket"),
+    path(f"{T}update/", views.tournament_update, name="update"),
+    path(f"{T}entrants/", views.enter, name="enter"),
+    path(f"{T}entrants/<int:entrant_id>/withdraw/", views.withdraw_entry, name="withdraw_entry"),
+    path(f"{T}check-in/", views.check_in, name="check_in"),
+    path(f"{T}draw/", views.draw, name="draw"),
+    path(f"{T}matches/<int:match_id>/", views.match_page, name="match"),
+    path(f"{T}matches/<int:match_id>/<str:step>/", views.match_step, name="match_step"),
+    path("calendar/", views.calendar_page, name="calendar"),
+    path("calendar/<str:token>/matches.ics", views.my_calendar, name="my_calendar"),
+    path("calendar/<str:token>/clubs/<slug:slug>.ics", views.club_calendar, name="club_calendar"),
+]

@@ -1,0 +1,497 @@
+"""The tournament pages: the list, a tournament with its admin controls, the bracket (also
+full screen, refreshing itself through htmx while the tournament runs), a match with the
+report / confirm / dispute forms and the admin's decide, correct (with its preview) and
+resolve; the calendar feeds. Each view: authorize, fetch, act, render."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.access import access_club, club_page
+from clubs.errors import Conflict
+from clubs.models import Player, Role
+from matches.models.sputo import CalendarFeed, Tournament, TournamentMatch, TournamentStatus
+from matches.sputo import calendar, reads, services
+from matches.sputo.forms import ResultForm, TournamentForm
+
+REFRESH_SECONDS = 10
+
+
+def _tournament(access, tournament_id) -> Tournament:
+    return get_object_or_404(
+        Tournament.objects.select_related("club", "season"), club=access.club, pk=tournament_id
+    )
+
+
+def _errors(request, error) -> None:
+    if isinstance(error, ValidationError):
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.error(request, str(error))
+
+
+def _act(request, action, success: str) -> bool:
+    """Run a service; its refusal (bad input, the wrong moment) is shown, never a 500."""
+    try:
+        action()
+    except (ValidationError, Conflict) as error:
+        _errors(request, error)
+        return False
+    messages.success(request, success)
+    return True
+
+
+@club_page()
+def tournament_list(request, access):
+    tournaments = access.club.tournaments.order_by("-starts_at", "-pk")
+    return render(
+        request,
+        "matches/sputo/tournament_list.html",
+        {
+            "club": access.club,
+            "access": access,
+            "tournaments": tournaments,
+            "form": TournamentForm() if access.is_admin else None,
+            "next_matches": list(reads.next_matches(request.user, club=access.club)[:3]),
+        },
+    )
+
+
+@require_POST
+@club_page(at_least=Role.ADMIN)
+def tournament_create(request, access):
+    form = TournamentForm(request.POST)
+    if form.is_valid():
+        try:
+            tournament = services.create_tournament(
+                club=access.club, by=request.user, **form.values()
+            )
+        except ValidationError as error:
+            _errors(request, error)
+        else:
+            messages.success(request, _("Tournament created, in draft."))
+            return redirect(tournament)
+    else:
+        for field, errors in form.errors.items():
+            for error in errors:
+                messages.error(
+                    request, f"{form.fields[field].label if field in form.fields else ''}: {error}"
+                )
+    return redirect("sputo:tournaments", slug=access.club.slug)
+
+
+@club_page()
+def tournament_detail(request, access, tournament_id):
+    tournament = _tournament(access, tournament_id)
+    entrants = list(
+        tournament.entrants.select_related("player").order_by("seed", "entered_at", "pk")
+    )
+    me = reads.my_player(request.user, access.club)
+    my_entry = next((e for e in entrants if me and e.player_id == me.pk), None)
+    context = {
+        "club": access.club,
+        "access": access,
+        "tournament": tournament,
+        "entrants": entrants,
+        "me": me,
+        "my_entry": my_entry,
+        "next_matches": list(reads.next_matches(request.user, tournament=tournament)),
+        "moves": [
+            (status, TournamentStatus(status).label)
+            for status in sorted(services.MOVES[tournament.status])
+        ],
+        "refresh": REFRESH_SECONDS,
+    }
+    if tournament.is_drawn:
+        context["bracket"] = reads.bracket_of(tournament)
+    if access.is_scorer and tournament.status in services.BEFORE_DRAW:
+        entered = {e.player_id for e in entrants}
+        context["addable"] = [
+            p for p in access.club.players.active().order_by("display_name") if p.pk not in entered
+        ]
+    if access.is_admin and tournament.is_open_for_changes:
+        context["form"] = TournamentForm(instance=tournament)
+    return render(request, "matches/sputo/tournament.html", context)
+
+
+@club_page()
+def bracket_page(request, access, tournament_id):
+    """The bracket full screen (for a projector); htmx asks for the bracket alone."""
+    tournament = _tournament(access, tournament_id)
+    if not tournament.is_drawn:
+        raise Http404(_("This tournament has no bracket yet."))
+    context = {
+        "club": access.club,
+        "tournament": tournament,
+        "bracket": reads.bracket_of(tournament),
+        "refresh": REFRESH_SECONDS,
+        "me": reads.my_player(request.user, access.club),
+    }
+    if request.htmx:
+        return render(request, "matches/sputo/_bracket.html", context)
+    return render(request, "matches/sputo/bracket_full.html", context)
+
+
+@require_POST
+@club_page(at_least=Role.ADMIN)
+def tournament_update(request, access, tournament_id):
+    tournament = _tournament(access, tournament_id)
+    if "status" in request.POST:
+        status = request.POST["status"]
+        _act(
+            request,
+            lambda: services.update_tournament(
+                tournament=tournament, by=request.user, status=status
+            ),
+            _("Tournament: %(status)s.") % {"status": TournamentStatus(status).label}
+            if status in TournamentStatus.values
+            else "",
+        )
+    else:
+        form = TournamentForm(request.POST, instance=Tournament.objects.get(pk=tournament.pk))
+        if form.is_valid():
+            _act(
+                request,
+                lambda: services.update_tournament(
+                    tournament=tournament, by=request.user, **form.values()
+                ),
+                _("Tournament saved."),
+            )
+        else:
+            for errors in form.errors.values():
+                for error in errors:
+                    messages.error(request, error)
+    return redirect(tournament)
+
+
+def _player_from_post(request, access) -> Player | None:
+    try:
+        pk = int(request.POST.get("player", ""))
+    except ValueError:
+        return None
+    return access.club.players.active().filter(pk=pk).first()
+
+
+@require_POST
+@club_page(at_least=Role.MEMBER)
+def enter(request, access, tournament_id):
+    tournament = _tournament(access, tournament_id)
+    player = _player_from_post(request, access)
+    if player is None:
+        messages.error(request, _("Choose a player of this club."))
+    else:
+        _act(
+            request,
+            lambda: services.add_entrant(tournament=tournament, player=player, by=request.user),
+            _("%(name)s is entered.") % {"name": player.display_name},
+        )
+    return redirect(tournament)
+
+
+@require_POST
+@club_page(at_least=Role.MEMBER)
+def withdraw_entry(request, access, tournament_id, entrant_id):
+    tournament = _tournament(access, tournament_id)
+    entrant = get_object_or_404(tournament.entrants.select_related("player"), pk=entrant_id)
+    _act(
+        request,
+        lambda: services.remove_entrant(entrant=entrant, by=request.user),
+        _("Entry withdrawn."),
+    )
+    return redirect(tournament)
+
+
+@require_POST
+@club_page(at_least=Role.MEMBER)
+def check_in(request, access, tournament_id):
+    tournament = _tournament(access, tournament_id)
+    player = _player_from_post(request, access)
+    if player is None:
+        messages.error(request, _("Choose a player of this club."))
+    else:
+        _act(
+            request,
+            lambda: services.check_in(tournament=tournament, player=player, by=request.user),
+            _("%(name)s is checked in.") % {"name": player.display_name},
+        )
+    return redirect(tournament)
+
+
+@require_POST
+@club_page(at_least=Role.ADMIN)
+def draw(request, access, tournament_id):
+    tournament = _tournament(access, tournament_id)
+    _act(
+        request,
+        lambda: services.draw_tournament(tournament=tournament, by=request.user),
+        _("The draw is made: the tournament is running."),
+    )
+    return redirect(tournament)
+
+
+def _match(access, tournament_id, match_id) -> TournamentMatch:
+    return get_object_or_404(
+        TournamentMatch.objects.select_related(
+            "tournament", "club", "player_a", "player_b", "winner", "tournament__house_rules"
+        ),
+        club=access.club,
+        tournament_id=tournament_id,
+        pk=match_id,
+    )
+
+
+def _name_of(match, player_id) -> str:
+    for player in match.players():
+        if player.pk == player_id:
+            return player.display_name
+    return "—"
+
+
+def _match_context(request, access, match, **extra):
+    opened = reads.open_outcomes([match.pk]).get(match.pk)
+    match.open_outcome = opened
+    match.status = reads.match_status(match, opened.status if opened else None)
+    ready = match.player_a_id and match.player_b_id
+    me = reads.my_player(request.user, access.club)
+    plays = me is not None and me.pk in (match.player_a_id, match.player_b_id)
+    in_force = match.outcome_in_force()
+    context = {
+        "club": access.club,
+        "access": access,
+        "tournament": match.tournament,
+        "match": match,
+        "in_force": in_force,
+        "pending": opened,
+        "plays": plays,
+        "mine_to_confirm": opened is not None
+        and opened.status == "reported"
+        and opened.reported_by_id != request.user.pk
+        and (plays or access.is_scorer),
+        "audit": reads.history(match),
+        "status_label": reads.STATUS_LABELS.get(match.status, match.status),
+        "pending_winner": _name_of(match, opened.payload.get("winner")) if opened else None,
+    }
+    if ready and not match.result and opened is None and (plays or access.is_scorer):
+        context["form"] = ResultForm(match=match)
+    if access.is_scorer and opened is not None and opened.status == "disputed":
+        context["decide_form"] = ResultForm(match=match, prefix="decide") if ready else None
+    if access.is_admin and in_force is not None and ready:
+        context["correct_form"] = extra.pop("correct_form", None) or ResultForm(
+            match=match, prefix="correct"
+        )
+    if access.is_admin and match.needs_resolution:
+        a, b = services.expected_seats(match)
+        context["award_to"] = Player.objects.filter(pk__in=[p for p in (a, b) if p])
+    context.update(extra)
+    return context
+
+
+@club_page()
+def match_page(request, access, tournament_id, match_id):
+    match = _match(access, tournament_id, match_id)
+    return render(request, "matches/sputo/match.html", _match_context(request, access, match))
+
+
+STEPS = {"report", "confirm", "dispute", "withdraw", "decide", "correct", "resolve"}
+
+
+@require_POST
+@club_page(at_least=Role.MEMBER)
+def match_step(request, access, tournament_id, match_id, step):
+    match = _match(access, tournament_id, match_id)
+    if step not in STEPS:
+        raise Http404
+    by, post = request.user, request.POST
+    try:
+        if step == "report":
+            form = ResultForm(post, match=match)
+            if not form.is_valid():
+                return render(
+                    request,
+                    "matches/sputo/match.html",
+                    _match_context(request, access, match, form=form),
+                    status=400,
+                )
+            services.report_match(match=match, payload=form.payload(), by=by)
+            messages.success(request, _("Result reported."))
+        elif step == "confirm":
+            services.confirm_match(match=match, by=by)
+            messages.success(request, _("Result confirmed."))
+        elif step == "dispute":
+            services.dispute_match(match=match, by=by, reason=post.get("reason", ""))
+            messages.success(request, _("Result disputed: a scorer or an admin will decide."))
+        elif step == "withdraw":
+            services.withdraw_report(match=match, by=by)
+            messages.success(request, _("Report withdrawn."))
+        elif step == "decide":
+            access.require(Role.SCORER)
+            if post.get("uphold") == "yes":
+                services.decide_match(match=match, by=by, uphold=True, note=post.get("note", ""))
+            else:
+                form = ResultForm(post, match=match, prefix="decide")
+                payload = (
+                    form.payload() if form.is_valid() and post.get("decide-winner_1") else None
+                )
+                services.decide_match(
+                    match=match, by=by, uphold=False, payload=payload, note=post.get("note", "")
+                )
+            messages.success(request, _("Dispute decided."))
+        elif step == "correct":
+            access.require(Role.ADMIN)
+            return _correct(request, access, match)
+        elif step == "resolve":
+            access.require(Role.ADMIN)
+            winner = post.get("winner")
+            services.resolve_match(
+                match=match,
+                by=by,
+                action=post.get("action", ""),
+                winner=int(winner) if winner and winner.isdigit() else None,
+                reason=post.get("reason", ""),
+            )
+            messages.success(request, _("Match resolved."))
+    except (ValidationError, Conflict) as error:
+        _errors(request, error)
+    return redirect(match)
+
+
+def _correct(request, access, match):
+    """Preview first (nothing changes), then apply exactly what was shown."""
+    post = request.POST
+    if post.get("payload"):
+        try:
+            payload = json.loads(post["payload"])
+        except ValueError:
+            payload = None
+        if not isinstance(payload, dict):
+            messages.error(request, _("The correction was lost; start again."))
+            return redirect(match)
+        services.correct_match(
+            match=match, by=request.user, payload=payload, reason=post.get("reason", "")
+        )
+        messages.success(request, _("Result corrected; the bracket follows."))
+        return redirect(match)
+    form = ResultForm(post, match=match, prefix="correct")
+    if not form.is_valid():
+        return render(
+            request,
+            "matches/sputo/match.html",
+            _match_context(request, access, match, correct_form=form),
+            status=400,
+        )
+    payload = form.payload()
+    preview = services.preview_correction(match=match, by=request.user, payload=payload)
+    return render(
+        request,
+        "matches/sputo/match.html",
+        _match_context(
+            request,
+            access,
+            match,
+            correct_form=form,
+            preview=_readable(preview),
+            preview_payload=json.dumps(payload),
+            reason=post.get("reason", ""),
+        ),
+    )
+
+
+def _readable(preview: dict) -> dict:
+    names = {int(k): v for k, v in preview.get("names", {}).items()}
+
+    def name(pid):
+        if pid in (None, ""):
+            return "—"
+        return names.get(pid, str(pid))
+
+    lines = []
+    for change in preview["changes"]:
+        what, where = change["what"], change["round_label"]
+        if what == "seat":
+            text = _("%(round)s: %(before)s is replaced by %(after)s") % {
+                "round": where,
+                "before": name(change["before"]),
+                "after": name(change["after"]),
+            }
+        elif what == "flag":
+            text = _(
+                "%(round)s: already played with the wrong player; an admin must replay or award it"
+            ) % {"round": where}
+        elif what == "unflag":
+            text = _("%(round)s: no longer needs an admin") % {"round": where}
+        elif what == "decide":
+            text = _("%(round)s: %(after)s goes through, with no opponent") % {
+                "round": where,
+                "after": name(change["after"]),
+            }
+        else:
+            text = _("%(round)s: its automatic result is undone") % {"round": where}
+        lines.append(text)
+    if preview.get("set_aside"):
+        lines.append(
+            _("Results waiting for confirmation on re-seated matches are set aside: %(n)s")
+            % {"n": len(preview["set_aside"])}
+        )
+    if preview.get("status"):
+        lines.append(
+            _("The tournament goes from %(before)s to %(after)s.")
+            % {
+                "before": TournamentStatus(preview["status"]["before"]).label,
+                "after": TournamentStatus(preview["status"]["after"]).label,
+            }
+        )
+    before, after = preview["result"]["before"], preview["result"]["after"]
+    return {
+        "winner_before": name(before["winner"]),
+        "winner_after": name(after["winner"]),
+        "lines": lines,
+    }
+
+
+# --- Calendars -------------------------------------------------------------------------------
+
+
+@login_required
+def calendar_page(request):
+    feed, _created = CalendarFeed.objects.get_or_create(user=request.user)
+    if request.method == "POST":
+        feed.regenerate()
+        messages.success(request, _("New calendar addresses: the old ones no longer work."))
+        return redirect("sputo:calendar")
+    clubs = request.user.memberships.select_related("club").order_by("club__name")
+    return render(request, "matches/sputo/calendar.html", {"feed": feed, "memberships": clubs})
+
+
+def _feed_user(token):
+    feed = CalendarFeed.objects.select_related("user").filter(token=token).first()
+    if feed is None or not feed.user.is_active:
+        raise Http404
+    return feed.user
+
+
+def club_calendar(request, token, slug):
+    """A club's tournaments, for whoever holds the token (no session needed)."""
+    user = _feed_user(token)
+    try:
+        access = access_club(user, slug)
+    except PermissionDenied as error:
+        raise Http404 from error
+    body = calendar.club_feed(access.club, request=request)
+    return HttpResponse(body, content_type="text/calendar; charset=utf-8")
+
+
+def my_calendar(request, token):
+    """The token holder's scheduled matches, in every club."""
+    user = _feed_user(token)
+    return HttpResponse(
+        calendar.player_feed(user, request=request), content_type="text/calendar; charset=utf-8"
+    )

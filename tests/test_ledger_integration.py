@@ -1,0 +1,154 @@
+"""The ledger on a real PostgreSQL (the integration run): fifty posts of one transaction at
+the same moment post it once; fifty confirmations of one payment post it once; the database
+itself refuses to update or delete entries and to commit a transaction that does not sum to
+zero. Elsewhere these tests skip (under CI=true without PostgreSQL they fail, as the
+integration run itself does)."""
+
+import threading
+
+import pytest
+from django.db import IntegrityError, connection, connections, transaction
+
+from ledger import services
+from ledger.models import Entry, Payment, Transaction
+from tests.ledger_helpers import players_of
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+THREADS = 50
+
+
+@pytest.fixture(autouse=True)
+def _postgresql():
+    if connection.vendor != "postgresql":
+        pytest.skip(
+            "concurrent writers and deferred triggers need PostgreSQL (the integration run)"
+        )
+
+
+def at_once(work, n: int = THREADS) -> list:
+    """Run ``work(i)`` in ``n`` threads released together; each result or exception, in order."""
+    barrier = threading.Barrier(n)
+    outcomes: list = [None] * n
+
+    def run(i):
+        from django.utils import translation
+
+        try:
+            barrier.wait(30)
+            with translation.override("en"):
+                outcomes[i] = work(i)
+        except Exception as error:  # noqa: BLE001 - collected and asserted on below
+            outcomes[i] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    return outcomes
+
+
+def test_fifty_posts_of_the_same_transaction_at_once_post_it_once(people):
+    p = players_of(people)
+    club = people["club"]
+
+    def post(i):
+        return services.post_transaction(
+            club=club, unit="EUR", key="hand:1:v1", entries={p["ada"]: "-2.50", p["mia"]: "2.50"}
+        ).pk
+
+    outcomes = at_once(post)
+    assert all(isinstance(o, int) for o in outcomes), [
+        o for o in outcomes if not isinstance(o, int)
+    ]
+    assert len(set(outcomes)) == 1
+    assert Transaction.objects.count() == 1
+    assert Entry.objects.count() == 2
+    assert services.balance_minors(club=club, unit="EUR") == {p["ada"].pk: -250, p["mia"].pk: 250}
+
+
+def test_at_the_same_moment_a_different_body_under_the_same_key_is_refused(people):
+    p = players_of(people)
+    club = people["club"]
+
+    def post(i):
+        amount = 1 + i % 2  # two bodies race for one key
+        return services.post_transaction(
+            club=club, unit="points", key="k", entries={p["ada"]: -amount, p["mia"]: amount}
+        ).pk
+
+    outcomes = at_once(post)
+    posted = [o for o in outcomes if isinstance(o, int)]
+    refused = [o for o in outcomes if isinstance(o, services.KeyReused)]
+    assert len(posted) + len(refused) == THREADS, outcomes
+    assert len(set(posted)) == 1 and refused
+    assert Transaction.objects.count() == 1
+
+
+def test_fifty_confirmations_of_one_payment_at_once_post_it_once(people):
+    p = players_of(people)
+    payment = services.record_payment(
+        club=people["club"],
+        payer=p["mia"],
+        payee=p["ada"],
+        amount="3",
+        unit="EUR",
+        by=people["member"],
+    )
+
+    def confirm(i):
+        return services.confirm_payment(payment=payment, by=people["admin"]).status
+
+    outcomes = at_once(confirm)
+    assert outcomes.count("confirmed") == 1, outcomes
+    assert sum(isinstance(o, services.AlreadyDecided) for o in outcomes) == THREADS - 1
+    assert Transaction.objects.filter(key=f"payment:{payment.pk}").count() == 1
+    assert Payment.objects.get().status == "confirmed"
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE ledger_entry SET amount_minor = 0",
+        "UPDATE ledger_entry SET player_id = player_id",
+        "DELETE FROM ledger_entry",
+        "UPDATE ledger_transaction SET memo = 'rewritten'",
+        "DELETE FROM ledger_transaction",
+    ],
+)
+def test_postgresql_refuses_to_update_or_delete_the_ledger(people, sql):
+    p = players_of(people)
+    services.post_transaction(
+        club=people["club"], unit="EUR", key="h", entries={p["ada"]: -1, p["mia"]: 1}
+    )
+    with pytest.raises(IntegrityError, match="append-only"):
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(sql)
+    assert sorted(Entry.objects.values_list("amount_minor", flat=True)) == [-100, 100]
+    assert Transaction.objects.get().memo == ""
+
+
+def test_postgresql_refuses_to_commit_a_transaction_that_does_not_sum_to_zero(people):
+    p = players_of(people)
+    with pytest.raises(IntegrityError, match="summing to zero"):
+        with transaction.atomic():  # the deferred trigger runs at this commit
+            tx = Transaction.objects.create(club=people["club"], unit="EUR", key="x", n_entries=2)
+            Entry.objects.create(transaction=tx, player=p["ada"], amount_minor=-5)
+            Entry.objects.create(transaction=tx, player=p["mia"], amount_minor=4)
+    with pytest.raises(IntegrityError, match="must have its 2 entries"):
+        with transaction.atomic():
+            Transaction.objects.create(club=people["club"], unit="EUR", key="y", n_entries=2)
+    assert not Transaction.objects.exists()
+
+
+def test_erasing_a_clubs_ledger_commits_and_the_club_can_go(people):
+    p = players_of(people)
+    services.post_transaction(
+        club=people["club"], unit="EUR", key="h", entries={p["ada"]: -1, p["mia"]: 1}
+    )
+    services.erase_club_ledger(club=people["club"], by=people["admin"])
+    people["club"].delete()
+    assert not Transaction.objects.exists()
