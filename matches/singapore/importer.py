@@ -44,6 +44,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
+from clubs import bulk
 from clubs.models import Club, Player
 from clubs.services import add_guest, house_rules_for
 from matches.models import (
@@ -57,7 +58,7 @@ from matches.models import (
     TableSession,
 )
 from matches.services import names_in
-from matches.singapore import bulk, posting
+from matches.singapore import posting
 from matches.singapore.checking import check_many
 from matches.singapore.hands import rules_message
 from matches.singapore.services import season_of

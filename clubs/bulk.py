@@ -1,12 +1,13 @@
-"""Many rows in few statements, for the bulk import's hot path.
+"""Many rows in few statements, for bulk imports' hot paths (any floor may use it: it knows
+only models and the database).
 
 ``Model.objects.bulk_create`` builds a model instance per row and prepares every field of
-it; at a hundred thousand hands (some ten rows each) that alone takes longer than the whole
-import may. :func:`insert` writes plain tuples instead. On PostgreSQL it streams them with
-``COPY`` (the ids, when asked, drawn from the table's sequence first); elsewhere it sends
-one multi-row ``INSERT ... RETURNING`` per chunk, each value prepared by its own field only
-where the database needs it (JSON, dates and times). Constraints and triggers apply as
-usual.
+it; at a hundred thousand Singapore hands (some ten rows each, and their ledger postings)
+that alone takes longer than the whole import may. :func:`insert` writes plain tuples
+instead. On PostgreSQL it streams them with ``COPY`` (the ids, when asked, drawn from the
+table's sequence first); elsewhere it sends one multi-row ``INSERT ... RETURNING`` per
+chunk, each value prepared by its own field only where the database needs it (JSON, dates
+and times). Constraints and triggers apply as usual.
 """
 
 from __future__ import annotations
