@@ -45,7 +45,7 @@ def season_of(club: Club, day: Date) -> Season | None:
 
 def _lock(session: TableSession) -> TableSession:
     return (
-        TableSession.objects.select_for_update()
+        TableSession.objects.select_for_update(of=("self",))
         .select_related("club", "house_rules")
         .get(pk=session.pk)
     )
