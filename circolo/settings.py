@@ -86,7 +86,7 @@ TEMPLATES = [
 # for a section until its feature replaces it.
 CLUB_PAGE_SECTIONS = [
     "matches.sputo.sections.club_section",
-    "clubs.club_page.running_tables",  # Singapore tables and the ledger
+    "matches.singapore.sections.club_section",
     "matches.club_sections.recent_games",
     "clubs.club_page.leaderboards",  # Spazz'u'mazz and the leaderboards
     "clubs.club_page.seasons",
@@ -95,6 +95,7 @@ CLUB_TABS = [
     "clubs.club_page.overview_tab",
     "clubs.club_page.members_tab",
     "matches.sputo.sections.club_tab",
+    "matches.singapore.sections.club_tab",
     "ledger.club_page.ledger_tab",
     "clubs.club_page.settings_tab",
 ]

@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from ledger import services as ledger
 from matches.models import Hand, Outcome, TableSession
 from matches.singapore import services
 from tests.singapore_helpers import CLOSING, SEVENTY, make_table, open_table, play
@@ -96,6 +97,14 @@ def test_the_texts_worked_example_from_the_form_to_the_sheet(scorer, world):
     sheet = scorer.get(f"{base(world, session)}/sheet/")
     totals = {t.player.display_name: t.points for t in sheet.context["sheet"].totals}
     assert totals == {"Anna": 350, "Bruno": -140, "Carla": -70, "Dario": -140}
+    in_the_ledger = ledger.balances(
+        club=world["club"], unit="points", scope=ledger.scope_of_session(session.pk)
+    )
+    assert {b.player.display_name: b.amount for b in in_the_ledger} == totals
+    plan = sheet.content.decode().split('id="settle-up"', 1)[1].split("</section>", 1)[0]
+    assert "Bruno pays Anna <strong>140</strong> points" in plan
+    assert "Carla pays Anna <strong>70</strong> points" in plan
+    assert "3 payments clear every balance of this table." in plan
 
 
 def test_a_refused_hand_shows_the_engines_error_next_to_the_offending_card(scorer, world):
@@ -223,3 +232,16 @@ def test_the_table_page_shows_who_sits_where_and_who_is_next(scorer, world):
     text = scorer.get(f"{base(world, session)}/").content.decode()
     assert "<strong>Anna</strong> deals against <strong>Bruno</strong>" in text
     assert "sitting out" in text
+
+
+def test_the_club_page_shows_members_the_open_tables_and_who_is_next(client, world):
+    session = open_table(world, ["Anna", "Bruno", "Carla"], first=("Anna", "Bruno"))
+    play(world, session, "Anna", "Bruno")
+    client.force_login(world["users"]["Carla"])
+    html = client.get(f"/clubs/{world['club'].slug}/").content.decode()
+    section = html.split('id="section-tables"', 1)[1].split("</section>", 1)[0]
+    assert "Tavolo 1" in section and "Next: Anna deals against Carla" in section
+    assert f'href="/clubs/{world["club"].slug}/tables/"' in html  # the tab
+    client.logout()
+    html = client.get(f"/clubs/{world['club'].slug}/").content.decode()
+    assert 'id="section-tables"' not in html and "/tables/" not in html

@@ -9,12 +9,14 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.access import club_page
 from clubs.errors import Conflict
 from clubs.models import Player, Role
+from ledger import services as ledger
 from matches.models import Hand, OutcomeStatus, TableSession
 from matches.singapore import services
 from matches.singapore.forms import HandForm, OpenTableForm, card_errors, meld_errors
@@ -438,10 +440,25 @@ def correct(request, access, session_id, hand_id):
 @club_page(at_least=Role.MEMBER)
 def sheet(request, access, session_id):
     session = _session(access, session_id)
+    plan = ledger.settle_up_plan(
+        club=access.club, unit=session.unit, scope=ledger.scope_of_session(session.pk)
+    )
+    ledger_url = (
+        reverse("ledger:club", args=[access.club.slug])
+        + "?"
+        + urlencode({"unit": session.unit, "session": session.pk})
+    )
     return render(
         request,
         "matches/singapore/sheet.html",
-        {"club": access.club, "access": access, "session": session, "sheet": build_sheet(session)},
+        {
+            "club": access.club,
+            "access": access,
+            "session": session,
+            "sheet": build_sheet(session),
+            "plan": plan,
+            "ledger_url": ledger_url,
+        },
     )
 
 
