@@ -7,6 +7,8 @@ from django.utils import timezone
 
 from clubs import services as clubs
 from clubs.models import Role
+from ledger import check
+from ledger.models import Payment
 from matches.models import Hand, OutcomeStatus, TableSession
 from matches.singapore.demo import build_tables
 from matches.singapore.sheet import build_sheet
@@ -41,3 +43,6 @@ def test_two_finished_tables_and_one_running_with_a_void_and_a_correction(club):
     sheet = build_sheet(sessions[0])
     assert sum(t.points for t in sheet.totals) == 0 and sheet.hands_counted == 23
     assert TableSession.objects.filter(club=club).count() == 3
+    (payment,) = Payment.objects.filter(club=club)
+    assert payment.status == "confirmed" and payment.unit == "EUR"
+    assert check.run().ok

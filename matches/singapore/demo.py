@@ -1,7 +1,7 @@
 """The demo's Singapore tables: two finished sessions and one running, hands dealt by the
 rules engine's bots and recorded through the same services as real ones (the rotation,
 the result cycle, the ledger), with a void, a correction, a hand waiting for the other
-player's confirmation and a recorded payment.
+player's confirmation, and a payment of the money table's settle-up plan, confirmed.
 
 ``build(demo)`` is a part of ``manage.py demo`` (see the demo's protocol); the work is in
 :func:`build_tables`, which takes the club, its scorer and the moment it is built.
@@ -14,7 +14,8 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from clubs.models import Club
+from clubs.models import Club, Role
+from ledger import services as ledger
 from matches.models import TableSession
 from matches.singapore import services
 from rules.bots import singapore as bot
@@ -75,6 +76,31 @@ def _play(rng, session: TableSession, n_hands: int, *, by, start: datetime) -> l
     return recorded
 
 
+def _settle_one(session: TableSession, scorer) -> None:
+    """The first payment of the table's settle-up plan: the debtor paid, the payee (or an
+    admin) confirmed it."""
+    plan = ledger.settle_up_plan(
+        club=session.club, unit=session.unit, scope=ledger.scope_of_session(session.pk)
+    )
+    if not plan:
+        return
+    debt = plan[0]
+    payment = ledger.record_payment(
+        club=session.club,
+        payer=debt.debtor,
+        payee=debt.creditor,
+        amount=debt.amount,
+        unit=session.unit,
+        by=scorer,
+    )
+    confirmer = debt.creditor.user
+    if confirmer is None:
+        admin = session.club.memberships.filter(role=Role.ADMIN).select_related("user").first()
+        confirmer = admin.user if admin else None
+    if confirmer is not None:
+        ledger.confirm_payment(payment=payment, by=confirmer)
+
+
 def build_tables(*, club: Club, scorer, now: datetime, rng: random.Random) -> list[TableSession]:
     members = list(club.players.active().filter(user__isnull=False).order_by("pk"))
     guests = list(club.players.active().filter(user__isnull=True).order_by("pk"))
@@ -109,6 +135,8 @@ def build_tables(*, club: Club, scorer, now: datetime, rng: random.Random) -> li
             if n_hands > 10:
                 services.sit_out(session=session, player=people[-1], by=scorer)
             session = services.close_table(session=session, by=scorer)
+            if value is not None:
+                _settle_one(session, scorer)
         else:
             # The last hand reported by one of its players, waiting for the other.
             state = services.table_state(session)
