@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/circolo
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: install run test test-fast test-integration lint bench messages clean
+.PHONY: install run test test-fast test-integration lint bench bench-pages messages clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,12 @@ bench: install
 	$(PY) -m pip install --quiet --no-deps rlcard==1.2.0
 	$(PY) benchmarks/rules_bench.py
 
+# Pages under load against a bare view (needs wrk and PostgreSQL; see README, "Benchmarks").
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/circolo_bench
+bench-pages: install
+	@command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 2; }
+	$(PY) benchmarks/pages_bench.py --database-url "$(BENCH_DATABASE_URL)" $(BENCH_ARGS)
+
 # Refresh the translation catalogues (needs GNU gettext; the compiled .mo files are committed):
 # extract, fill English from the source strings, compile. Translate the new Italian entries in
 # locale/it/LC_MESSAGES/django.po, then run it again to compile them.
@@ -67,4 +73,4 @@ messages: install
 	$(PY) manage.py compilemessages --ignore '.venv/*'
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -105,10 +105,25 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+# Persistent connections: opening a PostgreSQL connection per request (authentication and
+# all) cut the club page's throughput by two thirds or more (benchmarks/pages_bench.py).
+# A kept connection is checked before a request reuses it, and replaced after CONN_MAX_AGE
+# seconds. runserver opens a thread per request and closes its connections with it, so this
+# changes nothing there; with SQLite a connection is a file opened, cheap either way.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=600)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Concurrent writers (a runserver thread and an in-process task) wait instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Club nights have several phones writing at once. A deferred transaction that reads,
+    # then writes, cannot wait for another writer: SQLite answers "database is locked" at
+    # once. IMMEDIATE takes the write lock when the transaction begins, so writers queue
+    # (up to `timeout` seconds) instead of failing; WAL lets reads go on meanwhile.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: broker, result backend and cache when REDIS_URL is set.
@@ -249,12 +264,21 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
+# Every record goes to one handler, the root's. Django's own default config gives its
+# "django" logger a console handler of its own (under DEBUG) that also propagates to the
+# root: each of its lines was printed twice. Here "django" keeps no handler of its own
+# (its e-mail handler does nothing without ADMINS); runserver's request lines keep theirs.
+LOG_LEVEL = env("LOG_LEVEL", default="INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"axes": {"level": "WARNING"}},
+    "formatters": {"plain": {"format": "{levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "axes": {"level": "WARNING"},
+    },
 }
 
 # --- What each game shows on the club's boards (matches/boards.py).

@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 
 from circolo.api import ObtainAuthToken
 from circolo.health import health
+from circolo.views import favicon
 from clubs import api as clubs_api
 from clubs import views as clubs_views
 from clubs.forms import LoginForm
@@ -39,6 +40,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("health/", health, name="health"),
+    path("favicon.ico", favicon, name="favicon"),
     path("api/v1/", include(router.urls)),
     path("api/v1/auth/token/", ObtainAuthToken.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -1,10 +1,10 @@
 """Demo data for the ledger, written only through its services.
 
-``build(club, rng=random.Random(...))`` posts a few evenings of points and of money between
+``build_ledger(club, rng=random.Random(...))`` posts a few evenings of points and of money between
 the club's regulars, one correction, and payments (two confirmed, one waiting for the
 payee). Safe to call twice: the second call finds the first one's postings and does
 nothing. ``erase(club)`` removes a demo club's ledger so that the club itself can be deleted
-(``demo --reset`` must call it first): a club with a ledger cannot be deleted otherwise.
+(``reset()``, the part's reset, calls it first): a club with a ledger cannot be deleted otherwise.
 
 The Singapore feature will add real hands later; these postings say what they are in their
 memo.
@@ -32,8 +32,23 @@ def _admin(club: Club):
     return membership.user if membership else None
 
 
+def build(demo) -> None:
+    """The ledger's part of ``manage.py demo`` (the parts protocol: ``clubs/demo.py``)."""
+    from clubs.demo import DEMO_SLUG
+
+    build_ledger(demo.clubs[DEMO_SLUG], rng=demo.rng("ledger"))
+
+
+def reset() -> None:
+    """Before the demo clubs are deleted: their ledgers go first, on purpose."""
+    from clubs.demo import DEMO_SLUG, PRIVATE_SLUG
+
+    for club in Club.objects.filter(slug__in=[DEMO_SLUG, PRIVATE_SLUG]):
+        erase(club)
+
+
 @transaction.atomic
-def build(club: Club, *, rng: random.Random) -> dict[str, int]:
+def build_ledger(club: Club, *, rng: random.Random) -> dict[str, int]:
     """Postings, a correction and payments among the club's members (see the module)."""
     admin = _admin(club)
     members = list(club.players.active().filter(user__isnull=False).order_by("pk"))

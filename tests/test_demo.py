@@ -6,7 +6,8 @@ from django.core.management import call_command
 from django.db.models import Count
 from django.test import RequestFactory
 
-from clubs.management.commands.demo import DEMO_PASSWORD, DEMO_SLUG
+from circolo.management.commands.demo import demo_parts
+from clubs.demo import DEMO_PASSWORD, DEMO_SLUG, PRIVATE_SLUG
 from clubs.models import Club, Player, Role
 from matches.models import GameRecord
 
@@ -57,9 +58,19 @@ def test_a_slug_taken_by_a_real_club_is_a_clear_error_and_nothing_is_half_built(
     from django.core.management.base import CommandError
 
     from clubs import services
-    from clubs.management.commands.demo import PRIVATE_SLUG
 
     services.create_club(name="Real", founder=make_user("real"), slug=PRIVATE_SLUG)
     with pytest.raises(CommandError, match="Cannot build the demo"):
         run()
     assert not Club.objects.filter(slug=DEMO_SLUG).exists()
+
+
+def test_each_app_contributes_its_own_parts_clubs_first_then_one_module_per_game():
+    names = [part.__name__ for part in demo_parts()]
+    assert names[0] == "clubs.demo"
+    assert {
+        "matches.demo.singapore",
+        "matches.demo.sputo_tournaments",
+        "matches.demo.spazzumazz",
+    } <= set(names)
+    assert "matches.demo" not in names  # the package only holds what its game parts share

@@ -6,7 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from clubs.management.commands.demo import DEMO_SLUG
+from clubs.demo import DEMO_SLUG
 from clubs.models import Club
 from ledger import check, demo, services
 from ledger.models import Kind, Payment, PaymentStatus, Transaction
@@ -17,8 +17,8 @@ pytestmark = pytest.mark.django_db
 def test_the_demo_ledger_has_points_money_a_correction_and_payments_and_is_built_once():
     call_command("demo", stdout=StringIO())
     club = Club.objects.get(slug=DEMO_SLUG)
-    built = demo.build(club, rng=random.Random(1))
-    assert demo.build(club, rng=random.Random(2)) == built
+    built = demo.build_ledger(club, rng=random.Random(1))
+    assert demo.build_ledger(club, rng=random.Random(2)) == built
     kinds = set(Transaction.objects.filter(club=club).values_list("kind", flat=True))
     assert kinds == {Kind.POSTING, Kind.REVERSAL, Kind.PAYMENT}
     assert {"EUR", "points"} <= set(services.units_of(club))

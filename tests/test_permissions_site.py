@@ -39,6 +39,7 @@ ROUTES = [
     # Nobody here is staff: the admin site sends everyone to its own login page.
     ("admin", "get", "/admin/", None, (LOGIN, LOGIN, LOGIN, LOGIN, LOGIN), None),
     ("health", "get", "/health/", None, EVERYONE, None),
+    ("favicon", "get", "/favicon.ico", None, (302, 302, 302, 302, 302), None),
     ("api-root", "get", "/api/v1/", None, EVERYONE, None),
     ("api-schema", "get", "/api/schema/", None, EVERYONE, None),
     ("api-docs", "get", "/api/docs/", None, EVERYONE, None),

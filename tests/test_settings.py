@@ -16,7 +16,9 @@ PROBE = (
     "'cache': settings.CACHES['default']['BACKEND'],"
     "'broker': settings.CELERY_BROKER_URL, 'backend': settings.CELERY_RESULT_BACKEND,"
     "'eager': settings.CELERY_TASK_ALWAYS_EAGER, 'debug': settings.DEBUG,"
-    "'hosts': settings.ALLOWED_HOSTS, 'email': settings.EMAIL_BACKEND}))"
+    "'hosts': settings.ALLOWED_HOSTS, 'email': settings.EMAIL_BACKEND,"
+    "'max_age': settings.DATABASES['default']['CONN_MAX_AGE'],"
+    "'health_checks': settings.DATABASES['default']['CONN_HEALTH_CHECKS']}))"
 )
 SERVICE_VARS = (
     "DATABASE_URL",
@@ -30,6 +32,8 @@ SERVICE_VARS = (
     "CELERY_BROKER_URL",
     "CELERY_RESULT_BACKEND",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "CONN_MAX_AGE",
+    "CONN_HEALTH_CHECKS",
 )
 
 
@@ -66,6 +70,18 @@ def test_database_url_switches_to_postgresql():
     found = probe(DATABASE_URL="postgres://circolo:secret@db.example:5433/circolo")
     assert found["engine"] == "django.db.backends.postgresql"
     assert found["name"] == "circolo"
+
+
+def test_database_connections_persist_with_health_checks_by_default():
+    found = probe(DATABASE_URL="postgres://circolo:secret@db.example:5433/circolo")
+    assert found["max_age"] == 600
+    assert found["health_checks"] is True
+
+
+def test_conn_max_age_and_health_checks_come_from_the_environment():
+    found = probe(CONN_MAX_AGE="0", CONN_HEALTH_CHECKS="false")
+    assert found["max_age"] == 0
+    assert found["health_checks"] is False
 
 
 def test_redis_url_switches_broker_backend_and_cache_to_redis_and_tasks_to_a_worker():

@@ -75,7 +75,7 @@ class Outcome(models.Model):
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
     supersedes = models.OneToOneField(
         "self",
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,  # the history stays; a club deleted takes it all
         null=True,
         blank=True,
         related_name="superseded_by",

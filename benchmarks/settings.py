@@ -1,0 +1,7 @@
+"""Settings for ``benchmarks/pages_bench.py`` only: the site's own settings, environment and
+all, with a URLconf that adds the bare view the pages are measured against. The site itself
+never serves it (``circolo.settings`` keeps ``circolo.urls``)."""
+
+from circolo.settings import *  # noqa: F403
+
+ROOT_URLCONF = "benchmarks.urls"
