@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from clubs.access import club_page
@@ -252,6 +253,7 @@ def _preview_context(session, recorded, names) -> dict:
         "balances": [
             (names.get(pid, pid), points, session.amount(points))
             for pid, points in recorded.preview["balances"].items()
+            if points
         ],
     }
 
@@ -342,10 +344,29 @@ def hand(request, access, session_id, hand_id):
             "current": current,
             "history": history,
             "plays": plays,
-            "audit": found.audit_entries.select_related("by").order_by("at", "pk"),
+            "audit": [
+                {
+                    "entry": entry,
+                    "what": str(STEPS.get(entry.action, entry.action)),
+                    "status": OutcomeStatus(entry.to_status).label if entry.to_status else "",
+                }
+                for entry in found.audit_entries.select_related("by").order_by("at", "pk")
+            ],
         },
     )
 
+
+STEPS = {
+    "report": pgettext_lazy("a hand", "recorded"),
+    "confirm": pgettext_lazy("a hand", "confirmed"),
+    "dispute": pgettext_lazy("a hand", "disputed"),
+    "withdraw": pgettext_lazy("a hand", "withdrawn"),
+    "decide": pgettext_lazy("a hand", "decided"),
+    "correct": pgettext_lazy("a hand", "corrected"),
+    "void": pgettext_lazy("a hand", "voided"),
+    "out_of_turn": pgettext_lazy("a hand", "allowed out of turn"),
+    "import": pgettext_lazy("a hand", "imported"),
+}
 
 HAND_STEPS = {
     "confirm": lambda hand, by, post: services.confirm_hand(hand=hand, by=by),
