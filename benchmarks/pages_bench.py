@@ -56,6 +56,10 @@ PAGES = [
     Page("club page", "/clubs/la-matta/"),
     Page("club page, member", "/clubs/la-matta/", member=True),
     Page("members, member", "/clubs/la-matta/members/", member=True),
+    Page("singapore tables, member", "/clubs/la-matta/tables/", member=True),
+    # The demo's first table (a fresh database: the demo's tables are 1, 2 and 3).
+    Page("singapore table, member", "/clubs/la-matta/tables/1/", member=True),
+    Page("singapore sheet, member", "/clubs/la-matta/tables/1/sheet/", member=True),
 ]
 
 # wrk's done() hook prints the exact figures as one JSON line (latencies in microseconds).
