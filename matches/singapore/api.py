@@ -39,12 +39,12 @@ IMPORT_MAX_LINES = 20_000
 # --- Serializers: tables --------------------------------------------------------------------
 
 
-class PairSerializer(serializers.Serializer):
+class TablePairSerializer(serializers.Serializer):
     dealer = serializers.IntegerField()
     opponent = serializers.IntegerField()
 
 
-class SeatSerializer(serializers.Serializer):
+class TableSeatSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
     position = serializers.IntegerField()
@@ -52,7 +52,7 @@ class SeatSerializer(serializers.Serializer):
     left = serializers.BooleanField()
 
 
-class DrawSerializer(serializers.Serializer):
+class TableDrawSerializer(serializers.Serializer):
     seed = serializers.IntegerField()
     seats = serializers.ListField(child=serializers.IntegerField())
 
@@ -110,7 +110,7 @@ class TableSessionSerializer(serializers.ModelSerializer):
     def get_seats(self, session):
         return [s.player_id for s in self._state(session).seats if s.left_at is None]
 
-    @extend_schema_field(SeatSerializer(many=True))
+    @extend_schema_field(TableSeatSerializer(many=True))
     def get_seating(self, session):
         return [
             {
@@ -123,12 +123,12 @@ class TableSessionSerializer(serializers.ModelSerializer):
             for s in self._state(session).seats
         ]
 
-    @extend_schema_field(PairSerializer(allow_null=True))
+    @extend_schema_field(TablePairSerializer(allow_null=True))
     def get_next(self, session):
         pair = self._state(session).next
         return {"dealer": pair[0], "opponent": pair[1]} if pair else None
 
-    @extend_schema_field(DrawSerializer(allow_null=True))
+    @extend_schema_field(TableDrawSerializer(allow_null=True))
     def get_draw(self, session):
         return session.draw or None
 
@@ -169,7 +169,7 @@ class TableSessionCreateSerializer(serializers.Serializer):
     )
 
 
-class ImportSerializer(serializers.Serializer):
+class HandImportSerializer(serializers.Serializer):
     club = _ClubSlug()
     file = serializers.FileField(
         help_text=gettext_lazy("JSON lines: one Singapore record with its stake a line.")
@@ -216,14 +216,14 @@ class ImportReportSerializer(serializers.Serializer):
     sessions = serializers.ListField(child=serializers.IntegerField())
 
 
-class JoinSerializer(serializers.Serializer):
+class TableJoinSerializer(serializers.Serializer):
     player = serializers.IntegerField()
 
 
 # --- Serializers: hands ---------------------------------------------------------------------
 
 
-class SideBetSerializer(serializers.Serializer):
+class HandSideBetSerializer(serializers.Serializer):
     backer_of_winner = serializers.IntegerField()
     backer_of_loser = serializers.IntegerField()
     quotas = serializers.IntegerField()
@@ -249,7 +249,7 @@ class HandResultSerializer(serializers.Serializer):
         required=False,
         help_text=gettext_lazy('{"<player id>": quotas}: the opponent first, then bystanders.'),
     )
-    side_bets = SideBetSerializer(many=True, required=False)
+    side_bets = HandSideBetSerializer(many=True, required=False)
 
 
 class HandCreateSerializer(HandResultSerializer):
@@ -266,21 +266,21 @@ class HandCreateSerializer(HandResultSerializer):
     )
 
 
-class CorrectSerializer(HandResultSerializer):
+class HandCorrectSerializer(HandResultSerializer):
     reason = serializers.CharField(max_length=1000)
 
 
-class ReasonSerializer(serializers.Serializer):
+class HandReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=1000)
 
 
-class DecideSerializer(serializers.Serializer):
+class HandDecideSerializer(serializers.Serializer):
     uphold = serializers.BooleanField()
     note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
     result = HandResultSerializer(required=False, allow_null=True)
 
 
-class TransferSerializer(serializers.Serializer):
+class HandTransferSerializer(serializers.Serializer):
     from_ = serializers.IntegerField()
     to = serializers.IntegerField()
     points = serializers.IntegerField()
@@ -292,7 +292,7 @@ class TransferSerializer(serializers.Serializer):
         return fields
 
 
-class HistorySerializer(serializers.Serializer):
+class HandHistorySerializer(serializers.Serializer):
     outcome = serializers.IntegerField()
     status = serializers.CharField()
     reported_by = serializers.CharField(allow_null=True)
@@ -322,10 +322,10 @@ class HandSerializer(serializers.Serializer):
     )
     dealer_quotas = serializers.IntegerField()
     covers = serializers.DictField(child=serializers.IntegerField())
-    side_bets = SideBetSerializer(many=True)
+    side_bets = HandSideBetSerializer(many=True)
     result = serializers.DictField(help_text=gettext_lazy("The rules engine's output."))
-    transfers = TransferSerializer(many=True)
-    history = HistorySerializer(many=True)
+    transfers = HandTransferSerializer(many=True)
+    history = HandHistorySerializer(many=True)
 
 
 class RulesErrorItem(serializers.Serializer):
@@ -523,7 +523,7 @@ class TableSessionViewSet(
         return self._session_response(session, status.HTTP_201_CREATED)
 
     @extend_schema(
-        request={"multipart/form-data": ImportSerializer},
+        request={"multipart/form-data": HandImportSerializer},
         responses={200: ImportReportSerializer},
     )
     @action(detail=False, methods=["post"], url_path="import", parser_classes=[MultiPartParser])
@@ -532,7 +532,7 @@ class TableSessionViewSet(
         with their stakes, checked by the rules engine; the refused lines come back with
         their errors. At most 20,000 lines an upload (``manage.py import_hands`` for more);
         the same file again imports nothing twice."""
-        data = ImportSerializer(data=request.data, context={"request": request})
+        data = HandImportSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         fields = data.validated_data
         club = fields["club"]
@@ -576,12 +576,12 @@ class TableSessionViewSet(
 
     # --- Seats
 
-    @extend_schema(request=JoinSerializer, responses={201: TableSessionSerializer})
+    @extend_schema(request=TableJoinSerializer, responses={201: TableSessionSerializer})
     @action(detail=True, methods=["post"])
     def seats(self, request, pk=None):
         """Seat a player at the end of the rotation (scorers; a member seats themself)."""
         session = self.get_object()
-        data = JoinSerializer(data=request.data)
+        data = TableJoinSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = self._player(session, data.validated_data["player"])
         services.join_table(session=session, player=player, by=request.user)
@@ -710,15 +710,15 @@ class TableSessionViewSet(
             return rules_error_response(error)
         return self._hand_response(session, hand)
 
-    @extend_schema(parameters=[HAND_ID], request=ReasonSerializer, responses=HandSerializer)
+    @extend_schema(parameters=[HAND_ID], request=HandReasonSerializer, responses=HandSerializer)
     @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/void")
     def void(self, request, pk=None, hand_id=None):
         """Void the hand's result (scorers and admins): the ledger gets a reversal."""
-        return self._cycle(request, pk, hand_id, services.void_hand, ReasonSerializer)
+        return self._cycle(request, pk, hand_id, services.void_hand, HandReasonSerializer)
 
     @extend_schema(
         parameters=[HAND_ID],
-        request=CorrectSerializer,
+        request=HandCorrectSerializer,
         responses={200: HandSerializer, **HAND_ERRORS},
     )
     @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/correct")
@@ -727,7 +727,7 @@ class TableSessionViewSet(
         the new posting; the old result stays in the history."""
         session = self.get_object()
         hand = self._hand(session, hand_id)
-        data = CorrectSerializer(data=request.data)
+        data = HandCorrectSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         payload = {k: v for k, v in request.data.items() if k in HandResultSerializer().fields}
         try:
@@ -744,11 +744,11 @@ class TableSessionViewSet(
         """Confirm a reported hand: the other player, a scorer or an admin."""
         return self._cycle(request, pk, hand_id, services.confirm_hand)
 
-    @extend_schema(parameters=[HAND_ID], request=ReasonSerializer, responses=HandSerializer)
+    @extend_schema(parameters=[HAND_ID], request=HandReasonSerializer, responses=HandSerializer)
     @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/dispute")
     def dispute(self, request, pk=None, hand_id=None):
         """Dispute a reported hand; a scorer or an admin decides."""
-        return self._cycle(request, pk, hand_id, services.dispute_hand, ReasonSerializer)
+        return self._cycle(request, pk, hand_id, services.dispute_hand, HandReasonSerializer)
 
     @extend_schema(parameters=[HAND_ID], request=None, responses=HandSerializer)
     @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/withdraw")
@@ -758,7 +758,7 @@ class TableSessionViewSet(
 
     @extend_schema(
         parameters=[HAND_ID],
-        request=DecideSerializer,
+        request=HandDecideSerializer,
         responses={200: HandSerializer, **HAND_ERRORS},
     )
     @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/decide")
@@ -767,7 +767,7 @@ class TableSessionViewSet(
         optionally enter the right ``result``."""
         session = self.get_object()
         hand = self._hand(session, hand_id)
-        data = DecideSerializer(data=request.data)
+        data = HandDecideSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         raw = request.data.get("result") if isinstance(request.data, dict) else None
         payload = None
