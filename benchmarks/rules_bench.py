@@ -1,4 +1,5 @@
-"""Every rules-engine figure in one run: Singapore beside its peers, Sputo, Spazz'u'mazz.
+"""Every rules-engine figure in one run: Singapore beside its peers, Sputo, Spazz'u'mazz,
+and the bulk checker (``python -m rules check --jsonl``) beside its I/O floor.
 
     .venv/bin/python benchmarks/rules_bench.py       (or: make bench)
 
@@ -20,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-MODULES = ("bench_singapore", "bench_sputo", "bench_spazzumazz")
+MODULES = ("bench_singapore", "bench_sputo", "bench_spazzumazz", "bench_jsonl")
 
 
 def _print_ratios(figures: dict[str, float]) -> None:

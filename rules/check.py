@@ -7,10 +7,9 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
-from rules import singapore, spazzumazz, sputo
+from rules import jsonio, singapore, spazzumazz, sputo
 from rules.errors import MalformedRecordError, RulesError, describe
 
 Checker = Callable[[dict[str, object]], dict[str, object]]
@@ -47,10 +46,6 @@ def check_record(record: object) -> tuple[int, dict[str, object]]:
         return 2, {"valid": False, "errors": [deep.as_dict()]}
 
 
-def _no_constants(name: str) -> object:
-    raise ValueError(f"{name} is not a JSON value")
-
-
 def check_text(text: str) -> tuple[int, dict[str, object]]:
     """Parse ``text`` as JSON and check it; not JSON is ``bad_json`` (exit 2).
 
@@ -63,7 +58,7 @@ def check_text(text: str) -> tuple[int, dict[str, object]]:
     2
     """
     try:
-        record = json.loads(text, parse_constant=_no_constants)
+        record = jsonio.loads(text)
     except (ValueError, RecursionError) as error:
         bad = MalformedRecordError("bad_json", f"not JSON: {error}"[:200], at=None)
         return 2, {"valid": False, "errors": [bad.as_dict()]}

@@ -109,9 +109,40 @@ def parse_house_rules(game: str, values: object) -> HouseRules:
     if cls is None:
         raise MalformedRecordError("unknown_game", f"unknown game {describe(game)}", at="game")
     if values is None:
-        return cls()
+        return _DEFAULTS[game]
     if isinstance(values, cls):
         return values
+    # A bulk check sees the same few house rules over and over: parse each distinct value
+    # once. The key holds each value's type, since True == 1 and 1 == 1.0 in Python but
+    # not as house rules; values that are not plain scalars are not cached.
+    key: tuple[object, ...] | None = None
+    if type(values) is dict and len(values) <= len(_CHOICES) + 2:
+        key = (game, *((name, type(v), v) for name, v in values.items()))
+        if not all(type(v) in _SCALARS for v in values.values()):
+            key = None
+        else:
+            cached = _PARSED.get(key)
+            if cached is not None:
+                return cached
+    parsed = _parse(cls, game, values)
+    if key is not None:
+        if len(_PARSED) >= _CACHE_SIZE:
+            _PARSED.clear()
+        _PARSED[key] = parsed
+    return parsed
+
+
+_SCALARS = (str, bool, int, float, type(None))
+_CACHE_SIZE = 1024
+_PARSED: dict[tuple[object, ...], HouseRules] = {}
+_DEFAULTS: dict[str, HouseRules] = {game: cls() for game, cls in RULES_BY_GAME.items()}
+
+
+def _parse(
+    cls: type[SingaporeRules] | type[SputoRules] | type[SpazzumazzRules],
+    game: str,
+    values: object,
+) -> HouseRules:
     if not isinstance(values, Mapping):
         raise MalformedRecordError(
             "bad_record", "house_rules must be an object of rule names", at="house_rules"

@@ -33,10 +33,17 @@ Rulings where RULES.md leaves room (each also in the report of the change that m
   start, jokers in the places they take; a set lists suits S H D C, jokers last.
 * ``joker_sequence_multipliers``: a 10-card sequence pays x5 without jokers, x4 with one,
   x3 with two; any other closing pays as usual.
-* Stakes: quotas of zero or less are ``bad_stake``; a cover or side bet of a non-integer
-  (``true`` included) is ``bad_record`` (exit 2), and so are names that are not non-empty
-  strings. A cover by the opponent is optional. Balances list the dealer, the opponent,
-  the coverers in their order, then the side bettors in theirs, each once.
+* Stakes: quotas below 1 or above :data:`MAX_QUOTAS` (1,000,000, as RULES.md says) are
+  ``bad_stake``, each reported at its field; a cover or side bet of a non-integer
+  (``true`` and ``2.0`` included) is ``bad_record`` (exit 2), and so are names that are
+  not non-empty strings (empty or only white space). Messages name a quota of more than
+  64 bits as "a very large integer", so no number a record can hold stops the output.
+  A cover by the opponent is optional. Balances list the dealer, the opponent, the
+  coverers in their order, then the side bettors in theirs, each once.
+* Declared melds, in RULES.md's steps: every combination first (one ``bad_meld`` for
+  each bad one, and nothing more); then the ten cards (one ``melds_mismatch``); then the
+  same-suit rule (one ``same_suit_sequences`` for each sequence of a suit already used,
+  ``at`` the later one).
 * Rotation: the loser himself comes back only when no other seat can (two players "simply
   play on"); a winner who is sitting out, a player not seated, or seats with repeats are
   errors (:class:`RotationError`). :func:`is_in_turn` compares the pair, not who deals.
@@ -47,6 +54,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import eq
 from types import MappingProxyType
 
 from rules import singapore_search as engine
@@ -60,6 +68,7 @@ __all__ = [
     "Arrangement",
     "DEFAULT_RULES",
     "HAND_SIZE",
+    "MAX_QUOTAS",
     "NotClosedError",
     "RotationError",
     "Score",
@@ -79,6 +88,8 @@ __all__ = [
 ]
 
 HAND_SIZE = 10
+#: The most quotas a stake, a cover or a side bet may hold (RULES.md: above is ``bad_stake``).
+MAX_QUOTAS = 1_000_000
 #: RULES.md's defaults for every house rule.
 DEFAULT_RULES = SingaporeRules()
 
@@ -163,15 +174,8 @@ def best_arrangement(cards: Sequence[Card], rules: SingaporeRules = DEFAULT_RULE
     if any(n > 2 for n in counts.values()):
         raise ValueError("Singapore has two decks: at most two copies of a card, two jokers")
     found = engine.search(codes, rules.joker_limit)
-    if found.status is Status.NOT_CLOSED:
-        raise NotClosedError(
-            "not_closed", "the winner's 10 cards cannot all be arranged into combinations"
-        )
-    if found.status is Status.SAME_SUIT_SEQUENCES:
-        raise NotClosedError(
-            "same_suit_sequences",
-            "the winner's cards close only with two sequences of one suit, which is not allowed",
-        )
+    if found.status is not Status.CLOSED:
+        raise _not_closed(found.status)
     melds = tuple(_cards(meld) for meld in found.melds)
     return Arrangement(melds, multiplier(melds, rules))
 
@@ -276,29 +280,38 @@ class Stake:
                 f"the winner {describe(self.winner)} is neither the dealer nor the opponent",
                 "stake.winner",
             )
-        if self.dealer_quotas < 1:
-            bad("the dealer must stake at least one quota", "stake.dealer_quotas")
-        for name, quotas in self.covers.items():
-            if quotas < 1:
-                bad(f"{name} covers {quotas} quotas: at least one", f"stake.covers.{name}")
+        quotas_at = [("the dealer's stake", self.dealer_quotas, "stake.dealer_quotas")]
+        quotas_at += [
+            (f"{name}'s cover", quotas, f"stake.covers.{name}")
+            for name, quotas in self.covers.items()
+        ]
+        quotas_at += [
+            (f"side bet {index}", bet.quotas, f"stake.side_bets[{index}]")
+            for index, bet in enumerate(self.side_bets)
+        ]
+        for what, quotas, at in quotas_at:
+            if not 1 <= quotas <= MAX_QUOTAS:
+                bad(
+                    f"{what} must be 1 to {MAX_QUOTAS:,} quotas, not {describe(quotas)}"[:300],
+                    at,
+                )
         if self.dealer in self.covers:
             bad("the dealer cannot cover his own quotas", f"stake.covers.{self.dealer}")
         covered = sum(self.covers.values())
         if covered > self.dealer_quotas:
             bad(
-                f"the covers ({covered}) exceed the dealer's {self.dealer_quotas} quotas",
+                f"the covers ({describe(covered)}) exceed the dealer's "
+                f"{describe(self.dealer_quotas)} quotas",
                 "stake.covers",
             )
         players = (self.dealer, self.opponent)
         for index, bet in enumerate(self.side_bets):
             at = f"stake.side_bets[{index}]"
-            if bet.quotas < 1:
-                bad(f"side bet {index} is for {bet.quotas} quotas: at least one", at)
             if bet.backer_of_winner == bet.backer_of_loser:
-                bad(f"side bet {index} has {bet.backer_of_winner} on both sides", at)
+                bad(f"side bet {index} has {bet.backer_of_winner} on both sides"[:300], at)
             for name in (bet.backer_of_winner, bet.backer_of_loser):
                 if name in players:
-                    bad(f"side bet {index} involves {name}, who plays the hand", at)
+                    bad(f"side bet {index} involves {name}, who plays the hand"[:300], at)
         return errors
 
 
@@ -426,7 +439,12 @@ def is_in_turn(
 
 def check_record(record: dict[str, object]) -> dict[str, object]:
     """Check a Singapore record (RULES.md "Details of the records / Singapore") and return
-    its result keys; raises the :mod:`rules.errors` family."""
+    its result keys; raises the :mod:`rules.errors` family.
+
+    The checker's hot path: cards are looked up as codes (canonical tokens by one dict
+    look-up each) and searched, scored and printed as codes, with the same checks and
+    results as the typed API above (:func:`best_arrangement`, :func:`score_hand`).
+    """
     rules = parse_house_rules("singapore", record.get("house_rules"))
     assert isinstance(rules, SingaporeRules)
     declared_raw = _melds_structure(record.get("melds"))
@@ -435,44 +453,53 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
         if name not in record:
             raise bad_record(f"{name} is missing", name)
     # Cards: every token of every field, all unknown cards reported together.
-    with Phase() as cards_phase:
-        winner = cards_phase.run(parse_cards, record["winner"], "winner")
-        loser = cards_phase.run(parse_cards, record["loser"], "loser")
-        declared = [
-            cards_phase.run(parse_cards, meld, f"melds[{index}]")
-            for index, meld in enumerate(declared_raw or [])
-        ]
-    assert winner is not None and loser is not None
-    with Phase() as sizes:
-        for name, hand in (("winner", winner), ("loser", loser)):
-            if len(hand) != HAND_SIZE:
-                sizes.add(
-                    RuleViolation(
-                        "hand_size", f"{name} holds {len(hand)} cards, not {HAND_SIZE}", at=name
+    winner = _fast_codes(record["winner"])
+    loser = _fast_codes(record["loser"])
+    declared_codes = [_fast_codes(meld) for meld in declared_raw or ()]
+    declared: list[list[Card] | None] = [
+        None if codes is None else list(_cards(codes)) for codes in declared_codes
+    ]
+    if winner is None or loser is None or None in declared:
+        with Phase() as cards_phase:
+            winner_cards = cards_phase.run(parse_cards, record["winner"], "winner")
+            loser_cards = cards_phase.run(parse_cards, record["loser"], "loser")
+            declared = [
+                cards_phase.run(parse_cards, meld, f"melds[{index}]")
+                for index, meld in enumerate(declared_raw or [])
+            ]
+        assert winner_cards is not None and loser_cards is not None
+        winner, loser = _codes(winner_cards), _codes(loser_cards)
+    if len(winner) != HAND_SIZE or len(loser) != HAND_SIZE:
+        with Phase() as sizes:
+            for name, hand in (("winner", winner), ("loser", loser)):
+                if len(hand) != HAND_SIZE:
+                    sizes.add(
+                        RuleViolation(
+                            "hand_size",
+                            f"{name} holds {len(hand)} cards, not {HAND_SIZE}",
+                            at=name,
+                        )
                     )
-                )
-    with Phase() as copies:
-        counts = Counter(_codes(winner) + _codes(loser))
-        allowed = 2
-        for code, count in sorted(item for item in counts.items() if item[1] > allowed):
-            card = _CARD_OF[code]
-            if count > allowed:
-                what = "jokers" if card.is_joker else f"copies of {card}"
-                copies.add(
-                    RuleViolation(
-                        "too_many_copies",
-                        f"the two hands hold {count} {what}; two decks have {allowed}",
-                        at=str(card),
-                    )
-                )
-    best = best_arrangement(winner, rules)  # not_closed, same_suit_sequences
-    used = best
+    both = sorted(winner + loser)
+    if any(map(eq, both, both[2:])):  # some card three times or more
+        _too_many_copies(both)
+    found = engine.search(winner, rules.joker_limit)
+    if found.status is not Status.CLOSED:
+        raise _not_closed(found.status)
+    best = found.melds
+    factor = _multiplier(best, rules)
+    used = [[_NAME_OF[code] for code in meld] for meld in best]
+    combinations = len(best)
     if declared_raw is not None:
-        used = _check_declared([meld for meld in declared if meld is not None], winner, best, rules)
-    score = score_hand(best, loser, rules)
+        best_cards = Arrangement(tuple(_cards(meld) for meld in best), factor)
+        arrangement = _check_declared(
+            [meld for meld in declared if meld is not None], list(_cards(winner)), best_cards, rules
+        )
+        used, combinations = arrangement.as_lists(), arrangement.combinations
+    score = _score(factor, loser, rules)
     result: dict[str, object] = {
-        "melds": used.as_lists(),
-        "combinations": used.combinations,
+        "melds": used,
+        "combinations": combinations,
         "multiplier": score.multiplier,
         "raw_points": score.raw_points,
         "rounded_points": score.rounded_points,
@@ -485,16 +512,95 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
     return result
 
 
+#: Canonical tokens to codes: most records spell every card canonically.
+_CODE_OF_TOKEN: dict[str, int] = {str(card): code for card, code in _CODE_OF.items()}
+_NAME_OF: dict[int, str] = {code: str(card) for card, code in _CODE_OF.items()}
+#: Each code's card points (RULES.md: joker 15, ace 11, J Q K 10, others face value).
+_POINTS: tuple[int, ...] = tuple(
+    15 if code == JOKER_CODE else 11 if code % 13 == 0 else min(10, code % 13 + 1)
+    for code in range(JOKER_CODE + 1)
+)
+
+
+def _fast_codes(tokens: object) -> list[int] | None:
+    """The codes of a list of canonical card tokens; ``None`` for anything else (which
+    :func:`parse_cards` then reads, naming every fault)."""
+    if type(tokens) is not list:
+        return None
+    try:
+        return list(map(_CODE_OF_TOKEN.__getitem__, tokens))
+    except (KeyError, TypeError):
+        return None
+
+
+def _too_many_copies(codes: list[int]) -> None:
+    """``too_many_copies`` for every card the two hands hold more than twice."""
+    allowed = 2
+    with Phase() as copies:
+        for code, count in sorted(Counter(codes).items()):
+            if count > allowed:
+                card = _CARD_OF[code]
+                what = "jokers" if card.is_joker else f"copies of {card}"
+                copies.add(
+                    RuleViolation(
+                        "too_many_copies",
+                        f"the two hands hold {count} {what}; two decks have {allowed}",
+                        at=str(card),
+                    )
+                )
+
+
+def _not_closed(status: Status) -> NotClosedError:
+    if status is Status.SAME_SUIT_SEQUENCES:
+        return NotClosedError(
+            "same_suit_sequences",
+            "the winner's cards close only with two sequences of one suit, which is not allowed",
+        )
+    return NotClosedError(
+        "not_closed", "the winner's 10 cards cannot all be arranged into combinations"
+    )
+
+
+def _multiplier(melds: Sequence[Sequence[int]], rules: SingaporeRules) -> int:
+    """:func:`multiplier` on codes."""
+    if len(melds) >= 3:
+        return 1
+    if len(melds) == 2:
+        return 2
+    (meld,) = melds
+    if engine.combination_kind(meld, rules.joker_limit) != "sequence":
+        return 2
+    if not rules.joker_sequence_multipliers:
+        return 5
+    return (5, 4, 3)[min(2, list(meld).count(JOKER_CODE))]
+
+
+def _score(factor: int, loser: Sequence[int], rules: SingaporeRules) -> Score:
+    """:func:`score_hand` on codes."""
+    raw = sum(map(_POINTS.__getitem__, loser))
+    rounded = _round(raw, rules.rounding)
+    cap = rules.cap
+    if rules.cap_applies_to == "base":
+        points = (rounded if cap is None else min(rounded, cap)) * factor
+    else:
+        points = rounded * factor if cap is None else min(rounded * factor, cap)
+    return Score(raw, rounded, factor, points)
+
+
 def _check_declared(
     declared: list[list[Card]], winner: list[Card], best: Arrangement, rules: SingaporeRules
 ) -> Arrangement:
-    """Validate the declared melds; the declared arrangement if it is as good as the best."""
+    """Validate the declared melds in RULES.md's steps, each only once the one before has
+    passed: every combination (``bad_meld``, one error each), then the ten cards
+    (``melds_mismatch``), then the same-suit rule (``same_suit_sequences``). The declared
+    arrangement is the one reported if it is as good as the best."""
     errors: list[RulesError] = []
-    sequence_suits: dict[Suit, int] = {}
+    kinds: list[str | None] = []
     for index, meld in enumerate(declared):
         kind = engine.combination_kind(_codes(meld), rules.joker_limit)
-        text = " ".join(str(card) for card in meld) or "an empty meld"
+        kinds.append(kind)
         if kind is None:
+            text = " ".join(str(card) for card in meld) or "an empty meld"
             errors.append(
                 RuleViolation(
                     "bad_meld",
@@ -503,19 +609,7 @@ def _check_declared(
                     at=f"melds[{index}]",
                 )
             )
-        elif kind == "sequence":
-            suit = next(card.suit for card in meld if card.suit is not None)
-            if suit in sequence_suits:
-                errors.append(
-                    RuleViolation(
-                        "same_suit_sequences",
-                        f"melds[{sequence_suits[suit]}] and melds[{index}] are two sequences"
-                        f" of {suit.name.lower()}",
-                        at=f"melds[{index}]",
-                    )
-                )
-            else:
-                sequence_suits[suit] = index
+    raise_all(errors)
     laid = Counter(code for meld in declared for code in _codes(meld))
     held = Counter(_codes(winner))
     if laid != held:
@@ -526,13 +620,27 @@ def _check_declared(
             parts.append("missing " + " ".join(str(c) for c in sorted(missing.elements())))
         if extra:
             parts.append("not in the hand " + " ".join(str(c) for c in sorted(extra.elements())))
-        errors.append(
-            RuleViolation(
-                "melds_mismatch",
-                "the declared melds do not use exactly the winner's 10 cards: " + "; ".join(parts),
-                at="melds",
-            )
+        raise RuleViolation(
+            "melds_mismatch",
+            "the declared melds do not use exactly the winner's 10 cards: " + "; ".join(parts),
+            at="melds",
         )
+    sequence_suits: dict[Suit, int] = {}
+    for index, (meld, meld_kind) in enumerate(zip(declared, kinds, strict=True)):
+        if meld_kind != "sequence":
+            continue
+        suit = next(card.suit for card in meld if card.suit is not None)
+        if suit in sequence_suits:
+            errors.append(
+                RuleViolation(
+                    "same_suit_sequences",
+                    f"melds[{sequence_suits[suit]}] and melds[{index}] are two sequences"
+                    f" of {suit.name.lower()}",
+                    at=f"melds[{index}]",
+                )
+            )
+        else:
+            sequence_suits[suit] = index
     raise_all(errors)
     melds = tuple(tuple(meld) for meld in declared)
     if len(melds) == best.combinations:

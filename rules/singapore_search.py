@@ -147,16 +147,18 @@ def _window_table(reach: int, pairs: bool) -> bytes:
 
     ``pairs``: no jokers, so two neighbours are needed (r-2 r-1, r-1 r+1 or r+1 r+2);
     otherwise one natural neighbour within ``reach`` ranks is enough (jokers fill the rest).
+    Field ``i`` of a window is held when bit ``2 * i`` of ``(window | window >> 1) & 0x1555``
+    is set (the card itself is field 3), so each window is a few bit tests.
     """
-    table = bytearray(1 << 14)
-    for window in range(1 << 14):
-        near = [n > 0 for n in _field_counts(window, 7)]  # near[3] is the card itself
-        if pairs:
-            ok = (near[1] and near[2]) or (near[2] and near[4]) or (near[4] and near[5])
-        else:
-            ok = any(near[3 - d] or near[3 + d] for d in range(1, reach + 1))
-        table[window] = ok
-    return bytes(table)
+    if pairs:
+        wanted = (0x014, 0x110, 0x500)  # fields 1 and 2, 2 and 4, 4 and 5
+        return bytes(
+            any(held & pair == pair for pair in wanted)
+            for held in ((window | window >> 1) & 0x1555 for window in range(1 << 14))
+        )
+    near = 0x514 if reach == 2 else 0x1515  # fields 1 2 4 5, and 0 6 for a reach of 3
+    assert reach in (2, 3)
+    return bytes((window | window >> 1) & near != 0 for window in range(1 << 14))
 
 
 def _block_table(threshold: int) -> bytes:
@@ -253,6 +255,19 @@ _SPLIT_MORE = 1  # under "one", splitting a set in two takes one more joker
 
 
 def _rank_options(limit: JokerLimit, jokers: int, rank: int, block: int) -> tuple[Option, ...]:
+    """A rank's options: those of its block at rank 0 (see :func:`_block_options`), with
+    the pattern bits moved to the rank."""
+    if rank == 0:
+        return _block_options(limit, jokers, block)
+    return tuple(
+        (option[0] << rank, *option[1:]) for option in _block_options(limit, jokers, block)
+    )
+
+
+@cache
+def _block_options(limit: JokerLimit, jokers: int, block: int) -> tuple[Option, ...]:
+    """The options of a rank's block of cards, with the pattern bits at rank 0: nothing
+    else in an option depends on the rank."""
     counts = _field_counts(block, 4)
     total = sum(counts)
     present = [suit for suit in range(4) if counts[suit]]
@@ -262,7 +277,7 @@ def _rank_options(limit: JokerLimit, jokers: int, rank: int, block: int) -> tupl
             continue
         sent = [suit for suit in present if mask >> suit & 1]
         left = total - len(sent)
-        pattern = sum(1 << (16 * suit + rank) for suit in sent)
+        pattern = sum(1 << (16 * suit) for suit in sent)
         if left == 0:
             options.append((pattern, 0, 0, 0, 0, mask, 0))
             continue

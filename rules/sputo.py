@@ -31,10 +31,15 @@ Rulings on what RULES.md leaves open (each covered by a test):
   the events is the order of the list.
 * Structure is checked for every event before any card or rule: an event ``type`` not
   among ``flip play splash restock``, a ``player`` who is not one of ``players``, a
-  ``pile`` that is not an integer from 0 to the layout's pile count - 1, a ``center``
-  other than 0 or 1, or a ``restock`` whose ``stocks`` are not one card list per player,
-  are ``bad_record`` (exit 2). A play from a pile that has been emptied is
-  ``illegal_play``.
+  ``pile`` that is not an integer (``true`` included), a ``center`` other than 0 or 1, or
+  a ``restock`` whose ``stocks`` are not one card list per player, are ``bad_record``
+  (exit 2). A ``pile`` that is an integer but not one of the player's piles (negative, or
+  past the variant's number of piles) is ``illegal_play`` at that event, as RULES.md
+  says, and so is a play from a pile that has been emptied.
+* Within a play the checks run in this order: a restock is due or the game has not
+  started (``illegal_play``), the player is blocked by a splash (``blocked``, whatever
+  the pile), the pile does not exist, is empty, the centre is empty, the card does not
+  fit (each ``illegal_play``).
 * Every event type has its own code when it comes at the wrong moment: a play before
   the first flip, on an empty centre pile, or while a restock is due is
   ``illegal_play``; a splash in those cases ``illegal_splash``; a flip while a restock
@@ -62,6 +67,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import chain
 from typing import Final, TypeAlias
 
 from rules.cards import JOKER, STANDARD_DECK, Card, Suit, decks, parse_cards
@@ -604,12 +610,16 @@ class Game:
             raise _violation("illegal_play", index, "the game starts with a flip")
         if self.blocked[seat]:
             raise _violation("blocked", index, f"{name} may not play until the next flip (splash)")
-        piles = self.piles[seat]
-        if not 0 <= event.pile < len(piles) or event.center not in (0, 1):
+        if event.center not in (0, 1):
             raise bad_record(
-                f"event {index}: {name} has no pile {event.pile} or there is no "
-                f"centre {event.center}",
+                f"event {index}: there is no centre {describe(event.center)}: 0 or 1"[:200], index
+            )
+        piles = self.piles[seat]
+        if not 0 <= event.pile < len(piles):
+            raise _violation(
+                "illegal_play",
                 index,
+                f"{name} has no pile {describe(event.pile)}: his piles are 0 to {len(piles) - 1}",
             )
         pile = piles[event.pile]
         if not pile:
@@ -822,7 +832,6 @@ def events_from_json(value: object, players: Sequence[str], variant: Variant) ->
     """The events of a record's ``events``: every event's structure is checked first
     (``bad_record``), then the restocks' cards (every ``unknown_card`` together)."""
     raw = expect(value, list, "events")
-    pile_count = len(variant.layout)
     events: list[Event] = []
     restocks: list[tuple[int, dict[str, object]]] = []
     for index, event in enumerate(raw):
@@ -834,9 +843,10 @@ def events_from_json(value: object, players: Sequence[str], variant: Variant) ->
         if kind == "play":
             pile = event.get("pile")
             center = event.get("center")
-            if not is_int(pile) or not 0 <= pile < pile_count:  # type: ignore[operator]
-                wanted = f"a pile index from 0 to {pile_count - 1}"
-                raise bad_record(f"{at}.pile must be {wanted}, not {describe(pile)}", f"{at}.pile")
+            if not is_int(pile):
+                raise bad_record(
+                    f"{at}.pile must be an integer, not {describe(pile)}"[:200], f"{at}.pile"
+                )
             if not is_int(center) or center not in (0, 1):
                 raise bad_record(
                     f"{at}.center must be 0 or 1, not {describe(center)}"[:200], f"{at}.center"
@@ -921,9 +931,211 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
             raise bad_record(f"{name} is missing", name)
     hands = _read_deal_structure(record["deal"], players)
     raw_events = record["events"]
+    fast = _replay_legal_log(hands, raw_events, players, variant, options)
+    if fast is not None:
+        return fast
+    return _check_log(hands, raw_events, players, variant, options)
+
+
+def _check_log(
+    hands: dict[str, dict[str, object]],
+    raw_events: object,
+    players: Sequence[str],
+    variant: Variant,
+    options: Options,
+) -> dict[str, object]:
+    """A log through every phase, in RULES.md's order: the result, or every fault of the
+    first phase that fails."""
     # Structure of every event first; then all card tokens, of the deal and the restocks.
     with Phase() as phase:
         parsed = [phase.run(_parse_hand, hands[name], name) for name in players]
         events = phase.run(events_from_json, raw_events, players, variant)
     deal = Deal((players[0], players[1]), (parsed[0], parsed[1]))  # type: ignore[arg-type]
     return replay(deal, events or [], variant, options).as_dict()
+
+
+# -- the checker's fast path ------------------------------------------------------------------
+#
+# Bulk imports are mostly valid logs. _replay_legal_log reads and replays a log in one pass
+# on card codes, without building event objects, and gives up (``None``) at the first thing
+# that is not plainly legal: a card token that is not canonical, a deal that is not right,
+# any malformed or illegal event, a log that does not end with its last event. The
+# checker then runs the phases above from the start, which report every fault in RULES.md's
+# order. So the fast path decides nothing on its own: it only accepts what the phases would
+# accept, with the same outcome (the tests replay every log both ways).
+
+_CODE_OF_TOKEN: Final[dict[str, int]] = {str(card): code for card, code in _CODE.items()}
+#: The codes of each variant's cards, sorted (of one player's, in classic).
+_SORTED_DECKS: Final[dict[Variant, list[int]]] = {
+    variant: sorted(cards.elements()) for variant, cards in _DECKS.items()
+}
+
+
+def _token_codes(tokens: object) -> list[int] | None:
+    if type(tokens) is not list:
+        return None
+    try:
+        return list(map(_CODE_OF_TOKEN.__getitem__, tokens))
+    except (KeyError, TypeError):
+        return None
+
+
+def _replay_legal_log(
+    hands: dict[str, dict[str, object]],
+    raw_events: object,
+    players: Sequence[str],
+    variant: Variant,
+    options: Options,
+) -> dict[str, object] | None:
+    """The result of a canonical, legal, finished log; ``None`` for anything else."""
+    if type(raw_events) is not list:
+        return None
+    piles: list[list[list[int]]] = []
+    stocks: list[list[int]] = []
+    layout = sorted(variant.layout)
+    code_of = _CODE_OF_TOKEN.__getitem__
+    for name in players:
+        # The deal's structure is checked: piles is a list of lists, stock a list.
+        raw_piles: list[list[object]] = hands[name]["piles"]  # type: ignore[assignment]
+        sizes = list(map(len, raw_piles))
+        try:
+            codes = list(map(code_of, chain.from_iterable(raw_piles)))  # type: ignore[arg-type]
+            stock = list(map(code_of, hands[name]["stock"]))  # type: ignore[call-overload]
+        except (KeyError, TypeError):
+            return None
+        if sorted(sizes) != layout:
+            return None
+        own: list[list[int]] = []
+        start = 0
+        for size in sizes:
+            own.append(codes[start : start + size])
+            start += size
+        piles.append(own)
+        stocks.append(stock[::-1])  # the top last, so that a flip is a pop
+    want = _SORTED_DECKS[variant]
+    if variant is Variant.CLASSIC:
+        for own_stock, own_piles in zip(stocks, piles, strict=True):
+            if sorted(own_stock + list(chain.from_iterable(own_piles))) != want:
+                return None
+    elif sorted(stocks[0] + stocks[1] + list(chain.from_iterable(piles[0] + piles[1]))) != want:
+        return None
+
+    fits = _FITS[options.suit_match]
+    classic = variant is Variant.CLASSIC
+    splash_on = options.splash
+    seat_of = {players[0]: 0, players[1]: 1}
+    centers: list[list[int]] = [[], []]
+    left = [sum(map(len, own)) for own in piles]
+    blocked = [False, False]
+    started = awaiting = False
+    winner: int | None = None
+    plays = flips = 0
+
+    def can_play(seat: int) -> bool:
+        if blocked[seat]:
+            return False
+        tops = [center[-1] for center in centers if center]
+        for pile in piles[seat]:
+            if pile:
+                row = fits[pile[-1]]
+                for top in tops:
+                    if row[top]:
+                        return True
+        return False
+
+    def turn() -> None:  # as Game._turn
+        for owner in (0, 1):
+            if not stocks[1 - owner] and stocks[owner]:
+                cards = stocks[owner]
+                keep = (len(cards) + 1) // 2
+                stocks[owner] = cards[len(cards) - keep :]
+                stocks[1 - owner] = cards[: len(cards) - keep]
+                break
+        for index in (0, 1):
+            if stocks[index]:
+                centers[index].append(stocks[index].pop())
+
+    for event in raw_events:
+        if type(event) is not dict or winner is not None:
+            return None
+        get = event.get
+        t = get("t")
+        if t is not None and type(t) is not int and type(t) is not float:
+            return None
+        kind = get("type")
+        if kind == "play":
+            player, pile_index, center_index = get("player"), get("pile"), get("center")
+            if (
+                type(player) is not str
+                or type(pile_index) is not int
+                or (center_index != 0 and center_index != 1)
+                or type(center_index) is not int
+            ):
+                return None
+            seat = seat_of.get(player)
+            if seat is None or awaiting or not started or blocked[seat]:
+                return None
+            own = piles[seat]
+            if not 0 <= pile_index < len(own):
+                return None
+            pile = own[pile_index]
+            center = centers[center_index]
+            if not pile or not center or not fits[pile[-1]][center[-1]]:
+                return None
+            center.append(pile.pop())
+            plays += 1
+            left[seat] -= 1
+            if not left[seat]:
+                winner = seat
+        elif kind == "flip":
+            if awaiting or (classic and started and (can_play(0) or can_play(1))):
+                return None
+            started = True
+            flips += 1
+            blocked[0] = blocked[1] = False
+            if stocks[0] or stocks[1]:
+                turn()
+            else:
+                awaiting = True
+        elif kind == "splash":
+            player = get("player")
+            seat = seat_of.get(player) if type(player) is str else None
+            first, second = centers
+            if (
+                seat is None
+                or not splash_on
+                or not started
+                or awaiting
+                or not first
+                or not second
+                or first[-1] >> 2 != second[-1] >> 2
+            ):
+                return None
+            blocked[1 - seat] = True
+        elif kind == "restock":
+            new_stocks = get("stocks")
+            if not awaiting or type(new_stocks) is not dict or set(new_stocks) != set(players):
+                return None
+            new: list[list[int]] = []
+            for name in players:
+                restocked = _token_codes(new_stocks[name])
+                if restocked is None:
+                    return None
+                new.append(restocked[::-1])
+            if Counter(new[0] + new[1]) != Counter(centers[0] + centers[1]):
+                return None
+            stocks[:] = new
+            centers[0].clear()
+            centers[1].clear()
+            awaiting = False
+            turn()
+        else:
+            return None
+    if winner is None:
+        return None
+    return {
+        "winner": players[winner],
+        "loser_cards_left": left[1 - winner],
+        "plays": plays,
+        "flips": flips,
+    }

@@ -25,10 +25,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
+import rules.__main__
 import rules.check
 import rules.errors
 import rules.records
-from rules.__main__ import main
+from rules.__main__ import main, result_line
 from rules.cards import decks, format_cards
 from rules.check import check_record, check_text
 from rules.errors import MalformedRecordError, RuleViolation
@@ -558,6 +559,247 @@ def test_the_general_details_of_the_records_hold_in_every_game(
         assert set(error_codes(result)) == codes
 
 
+# --- RULES.md, "Details of the records": the rulings of issue 6, one table each --------------
+
+_SPUTO_PLAY = next(i for i, e in enumerate(_SPUTO_LOG["events"]) if e["type"] == "play")  # type: ignore[union-attr, index]
+
+# A field given as null is the same as the field left out, for every optional field.
+NULL_IS_ABSENT = [
+    (_SINGAPORE, ["melds"]),
+    (_SINGAPORE, ["stake"]),
+    (_SINGAPORE, ["house_rules"]),
+    (_STAKE, ["melds"]),
+    (_STAKE, ["stake", "covers"]),
+    (_STAKE, ["stake", "side_bets"]),
+    (_SPUTO, ["options"]),
+    (_SPUTO, ["house_rules"]),
+    (_SPUTO, ["deal"]),
+    (_SPUTO, ["events"]),
+    (_SPUTO_LOG, ["winner"]),
+    (_SPUTO_LOG, ["loser_cards_left"]),
+    (_SPUTO_LOG, ["options"]),
+    (_SPUTO_LOG, ["events", 0, "t"]),
+    (_SPUTO_LOG, ["events", _SPUTO_PLAY, "t"]),
+    (_SPAZZ, ["house_rules"]),
+    (_SPAZZ, ["deal"]),
+    (_SPAZZ, ["stock"]),
+    (_SPAZZ, ["turns"]),
+    (_SPAZZ_LOG, ["finish_order"]),
+    (_SPAZZ_LOG, ["house_rules"]),
+    (_SPAZZ_LOG, ["turns", 0, "face_up"]),
+    (_SPAZZ_LOG, ["turns", 0, "pickup"]),
+    (_SPAZZ_LOG, ["turns", 0, "blind"]),
+    (_SPAZZ_LOG, ["turns", 2, "play"]),
+    (_SPAZZ_LOG, ["turns", 2, "blind"]),
+    (_SPAZZ_LOG, ["turns", 3, "pickup"]),
+    (_SPAZZ_LOG, ["turns", 4, "pickup"]),
+]
+
+
+def _drop(base: dict[str, object], path: list[str | int]) -> dict[str, object]:
+    record = copy.deepcopy(base)
+    container: Any = record
+    for step in path[:-1]:
+        container = container[step]
+    container.pop(path[-1], None)
+    return record
+
+
+@pytest.mark.parametrize(
+    ("base", "path"),
+    NULL_IS_ABSENT,
+    ids=[f"{base['game']} {'.'.join(map(str, path))}" for base, path in NULL_IS_ABSENT],
+)
+def test_a_null_optional_field_is_the_same_as_a_missing_one(
+    base: dict[str, object], path: list[str | int]
+) -> None:
+    assert checked(_with(base, path, None)) == checked(_drop(base, path))
+
+
+# The entries of house_rules and of a Sputo options object are values: null is a bad value,
+# except Singapore's cap, where it means no cap.
+NULL_VALUES = [
+    ("a null joker_limit", _with(_SINGAPORE, ["house_rules"], {"joker_limit": None}), 2),
+    ("a null rounding", _with(_SINGAPORE, ["house_rules"], {"rounding": None}), 2),
+    ("a null cap is no cap", _with(_SINGAPORE, ["house_rules"], {"cap": None}), 0),
+    ("a null idiot_min_games", _with(_SPAZZ, ["house_rules"], {"idiot_min_games": None}), 2),
+    ("a null option", _with(_SPUTO, ["options"], {"splash": None}), 2),
+    ("a null option name", _with(_SPUTO, ["options"], [None]), 2),
+]
+
+
+@pytest.mark.parametrize(
+    ("record", "exit_code"), [pytest.param(*case[1:], id=case[0]) for case in NULL_VALUES]
+)
+def test_null_in_house_rules_or_options_is_a_bad_value_but_for_the_cap(
+    record: dict[str, object], exit_code: int
+) -> None:
+    assert checked(record)[0] == exit_code
+
+
+_SIDE_BET = {"backer_of_winner": "Elena", "backer_of_loser": "Franco", "quotas": 1}
+# Names are non-empty strings: empty or only white space is bad_record at that field.
+BAD_NAMES = [
+    (_with(_SPUTO, ["players"], ["Anna", " "]), "players[1]"),
+    (_with(_SPUTO, ["players"], ["\t\n", "Bruno"]), "players[0]"),
+    (_with(_SPAZZ, ["players", 2], "\u3000"), "players[2]"),
+    (_with(_STAKE, ["stake", "dealer"], ""), "stake.dealer"),
+    (_with(_STAKE, ["stake", "opponent"], "  "), "stake.opponent"),
+    (_with(_STAKE, ["stake", "winner"], ""), "stake.winner"),
+    (_with(_STAKE, ["stake", "covers"], {" ": 1}), "stake.covers. "),
+    (_with(_STAKE, ["stake", "side_bets", 0, "backer_of_winner"], ""), None),
+    (_with(_STAKE, ["stake", "side_bets", 0, "backer_of_loser"], " "), None),
+]
+
+
+@pytest.mark.parametrize(("record", "at"), BAD_NAMES, ids=[str(at) for _, at in BAD_NAMES])
+def test_an_empty_or_blank_name_is_bad_record_at_its_field(
+    record: dict[str, object], at: str | None
+) -> None:
+    exit_code, result = checked(record)
+    assert (exit_code, error_codes(result)) == (2, ["bad_record"])
+    if at is not None:
+        assert result["errors"][0]["at"] == at  # type: ignore[index]
+    else:
+        assert str(result["errors"][0]["at"]).startswith("stake.side_bets[0].")  # type: ignore[index]
+
+
+# Quotas above 1,000,000 are bad_stake, at every place a stake holds quotas.
+_BIG_STAKE = {
+    "dealer": "Anna",
+    "opponent": "Bruno",
+    "dealer_quotas": 1_000_000,
+    "winner": "Anna",
+    "covers": {"Bruno": 400_000, "Carla": 600_000},
+    "side_bets": [{**_SIDE_BET, "quotas": 1_000_000}],
+}
+QUOTAS = [
+    ("the most quotas", _BIG_STAKE, 0),
+    ("a dealer above", {**_BIG_STAKE, "dealer_quotas": 1_000_001}, 1),
+    ("a cover above", {**_BIG_STAKE, "dealer_quotas": 1, "covers": {"Bruno": 1_000_001}}, 1),
+    ("a side bet above", {**_BIG_STAKE, "side_bets": [{**_SIDE_BET, "quotas": 1_000_001}]}, 1),
+    ("a huge side bet", {**_BIG_STAKE, "side_bets": [{**_SIDE_BET, "quotas": 10**4299}]}, 1),
+    (
+        "a huge dealer and cover",
+        {**_BIG_STAKE, "dealer_quotas": 10**4299, "covers": {"Bruno": 10**4299}},
+        1,
+    ),
+    (
+        "covers summing past the limit",
+        {**_BIG_STAKE, "covers": {"B": 9 * 10**4299, "C": 9 * 10**4299}},
+        1,
+    ),
+    ("a huge negative quota", {**_BIG_STAKE, "dealer_quotas": -(10**4299)}, 1),
+    ("a float quota", {**_BIG_STAKE, "dealer_quotas": 1e6}, 2),
+    ("a bool quota", {**_BIG_STAKE, "side_bets": [{**_SIDE_BET, "quotas": True}]}, 2),
+]
+
+
+@pytest.mark.parametrize(
+    ("stake", "exit_code"), [pytest.param(*case[1:], id=case[0]) for case in QUOTAS]
+)
+def test_quotas_are_from_1_to_a_million(stake: dict[str, object], exit_code: int) -> None:
+    exit_code_got, result = checked(_with(_STAKE, ["stake"], stake))
+    assert exit_code_got == exit_code, result
+    if exit_code == 1:
+        assert set(error_codes(result)) == {"bad_stake"}
+    if exit_code == 0:
+        assert result["transfers"][0]["points"] == 400_000 * result["points"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("value", "exit_code"),
+    [(1, 0), (10**4299, 0), (0, 2), (-1, 2), (True, 2), (1.0, 2), ("1", 2), (None, 2)],
+)
+def test_idiot_min_games_is_an_integer_of_at_least_1(value: object, exit_code: int) -> None:
+    assert checked(_with(_SPAZZ, ["house_rules"], {"idiot_min_games": value}))[0] == exit_code
+
+
+# --- No number a record can hold stops the output ------------------------------------------------
+
+# Integers at and near Python's 4300-digit limit for printing, floats, and bools where
+# integers belong: in every field of every handmade record, through the command's own path
+# (parse, check, print), each gets a result that is JSON and no internal error.
+NUMBERS: list[object] = [
+    10**4299,
+    -(10**4299),
+    int("9" * 4300),
+    2**64,
+    -(2**63) - 1,
+    1e308,
+    -1e308,
+    5e-324,
+    0.5,
+    -0.0,
+    True,
+    False,
+]
+
+
+@pytest.mark.parametrize(
+    "base",
+    [r for bases in HANDMADE.values() for r in bases],
+    ids=lambda r: f"{r['game']}-{len(json.dumps(r))}",
+)
+def test_no_number_in_any_field_stops_the_output(base: dict[str, object]) -> None:
+    for index, _ in enumerate(list(_paths(base, limit_cards=True))):
+        for number in NUMBERS:
+            record = copy.deepcopy(base)
+            container, key = list(_paths(record, limit_cards=True))[index]
+            container[key] = number
+            code, line = result_line(json.dumps(record), jsonl=True)
+            result = json.loads(line)
+            assert result["exit"] == code, line[:300]
+            assert "could not check" not in line, f"{key!r} = {number!r:.40}: {line[:300]}"
+            assert_documented_shape(record, code, {k: v for k, v in result.items() if k != "exit"})
+
+
+def test_the_checker_refuses_integers_past_the_printing_limit_as_bad_json() -> None:
+    text = json.dumps(_STAKE).replace('"dealer_quotas": 5', '"dealer_quotas": ' + "9" * 4301)
+    code, line = result_line(text, jsonl=True)
+    assert code == 2
+    assert error_codes(json.loads(line)) == ["bad_json"]
+
+
+class TestTheLastResortGuard:
+    """Should checking a record ever fail unforeseen (a bug), that record gets a
+    bad_record result with exit 2 and the other lines go on."""
+
+    @pytest.fixture(autouse=True)
+    def failing_game(self, monkeypatch: Any) -> None:
+        def check(record: dict[str, object]) -> dict[str, object]:
+            if record.get("fail") == "raise":
+                raise ZeroDivisionError("division by zero")
+            if record.get("fail") == "print":
+                return {"huge": 10**4299 * 10}  # more than 4300 digits: cannot be printed
+            return {"ok": True}
+
+        monkeypatch.setitem(rules.check.GAMES, "failing", check)
+
+    def test_each_line_gets_its_result_and_the_exit_is_the_highest(
+        self, tmp_path: Path, capsys: Any
+    ) -> None:
+        lines = [{"fail": "no"}, {"fail": "raise"}, {"fail": "print"}, {"fail": "no"}]
+        path = tmp_path / "records.jsonl"
+        path.write_text("".join(json.dumps({"game": "failing", **r}) + "\n" for r in lines))
+        assert main(["check", "--jsonl", str(path)]) == 2
+        captured = capsys.readouterr()
+        results = json_lines(captured.out)
+        assert [r["exit"] for r in results] == [0, 2, 2, 0]
+        for result in results[1:3]:
+            assert error_codes(result) == ["bad_record"]
+            assert "could not check" in result["errors"][0]["message"]
+        assert "record 2: internal error, ZeroDivisionError" in captured.err
+        assert "record 3: internal error, ValueError" in captured.err
+
+    def test_a_single_record_prints_one_object_too(self, tmp_path: Path, capsys: Any) -> None:
+        path = tmp_path / "record.json"
+        path.write_text(json.dumps({"game": "failing", "fail": "raise"}))
+        assert main(["check", str(path)]) == 2
+        [result] = json_lines(capsys.readouterr().out)
+        assert error_codes(result) == ["bad_record"] and "exit" not in result
+
+
 # --- python -m rules check, as a subprocess ----------------------------------------------------
 
 
@@ -794,6 +1036,23 @@ class TestCommandLine:
         ]
         assert run.returncode == 2
 
+    def test_jsonl_gives_every_line_its_result_whatever_the_numbers_in_it(self) -> None:
+        # The issue's case: a quota of 10**4299 made the output integer unprintable, and
+        # --jsonl stopped at that line with a traceback.
+        huge = 10**4299
+        stakes = [
+            {**_STAKE["stake"], "side_bets": [{**_SIDE_BET, "quotas": huge}]},  # type: ignore[dict-item]
+            {**_STAKE["stake"], "dealer_quotas": huge, "covers": {"Bruno": huge}},  # type: ignore[dict-item]
+            _STAKE["stake"],
+        ]
+        stdin = "".join(json.dumps({**_STAKE, "stake": stake}) + "\n" for stake in stakes)
+        run = run_rules("check", "--jsonl", "-", stdin=stdin)
+        assert run.stderr == ""
+        results = json_lines(run.stdout)
+        assert [r["exit"] for r in results] == [1, 1, 0]
+        assert {code for r in results[:2] for code in error_codes(r)} == {"bad_stake"}
+        assert run.returncode == 1
+
     def test_jsonl_does_not_split_a_record_at_unicode_line_separators(self) -> None:
         record = {"game": "x\u2028y\u2029z\x85"}
         run = run_rules("check", "--jsonl", "-", stdin=json.dumps(record, ensure_ascii=False))
@@ -805,6 +1064,107 @@ class TestCommandLine:
         run = run_rules("check", "-", stdin=stdin)
         assert run.returncode == 2
         assert run.stderr == ""
+
+
+# --- Large --jsonl inputs go to worker processes, with the same output -------------------------
+
+
+class TestWorkerProcesses:
+    @pytest.fixture(autouse=True)
+    def pid_game(self, monkeypatch: Any) -> None:
+        def check(record: dict[str, object]) -> dict[str, object]:
+            if record.get("fail"):
+                raise ZeroDivisionError("division by zero")
+            if record.get("broken"):
+                raise RuleViolation("too_low", "5C is lower than 7S", at=3)
+            return {"pid": os.getpid()}
+
+        monkeypatch.setitem(rules.check.GAMES, "pid", check)
+        monkeypatch.setattr(rules.__main__, "CHUNK_BYTES", 200)
+
+    def test_chunks_are_checked_in_workers_and_printed_in_order_with_the_highest_exit(
+        self, tmp_path: Path, capsys: Any, monkeypatch: Any
+    ) -> None:
+        lines = []
+        for index in range(60):
+            lines.append(json.dumps({"game": "pid", "index": index, "broken": index == 7}))
+            if index % 10 == 3:
+                lines.extend(["", "{not json", json.dumps({"game": "pid", "fail": True})])
+        path = tmp_path / "records.jsonl"
+        path.write_text("\n".join(lines), encoding="utf-8")
+        monkeypatch.setenv("RULES_CHECK_JOBS", "1")
+        assert main(["check", "--jsonl", str(path)]) == 2
+        alone = json_lines(capsys.readouterr().out)
+        monkeypatch.setenv("RULES_CHECK_JOBS", "2")
+        assert main(["check", "--jsonl", str(path)]) == 2
+        shared = json_lines(capsys.readouterr().out)
+        assert len(shared) == len(lines) - 6
+        assert {r["pid"] for r in alone if "pid" in r} == {os.getpid()}
+        assert os.getpid() not in {r["pid"] for r in shared if "pid" in r}
+        assert [{k: v for k, v in r.items() if k != "pid"} for r in shared] == [
+            {k: v for k, v in r.items() if k != "pid"} for r in alone
+        ]
+        assert [r["exit"] for r in shared[:8]] == [0, 0, 0, 0, 2, 2, 0, 0]
+
+    @pytest.mark.parametrize(
+        ("setting", "size", "jobs"),
+        [("1", 10**9, 1), ("3", 10, 3), ("x", 10**9, 1), ("", 10, 1), ("0", 10**9, 1)],
+    )
+    def test_the_number_of_workers(
+        self, monkeypatch: Any, setting: str, size: int, jobs: int
+    ) -> None:
+        monkeypatch.setenv("RULES_CHECK_JOBS", setting)
+        assert rules.__main__._jobs(size) == jobs
+
+    def test_a_large_input_uses_the_cpus_unless_told_otherwise(self, monkeypatch: Any) -> None:
+        monkeypatch.delenv("RULES_CHECK_JOBS", raising=False)
+        expected = min(len(os.sched_getaffinity(0)), rules.__main__.MAX_JOBS)
+        assert rules.__main__._jobs(rules.__main__.PARALLEL_BYTES) == expected
+        assert rules.__main__._jobs(rules.__main__.PARALLEL_BYTES - 1) == 1
+
+
+def test_the_collector_pause_restores_the_collector_and_collects_the_cycles_left() -> None:
+    import gc
+    import weakref
+
+    class Node:
+        pass
+
+    assert gc.isenabled()
+    with rules.__main__.collector_paused():
+        assert not gc.isenabled()
+        node = Node()
+        node.me = node  # type: ignore[attr-defined]
+        alive = weakref.ref(node)
+        del node
+        assert alive() is not None  # a cycle: reference counting alone does not free it
+    assert gc.isenabled()
+    assert alive() is None
+
+
+def test_a_large_input_through_the_command_prints_what_one_process_prints(
+    tmp_path: Path,
+) -> None:
+    from rules.bots.singapore import random_record
+
+    records = [json.dumps(random_record(seed, closing=seed % 3 == 0)) for seed in range(7000)]
+    records[10:10] = ["[1,", "", json.dumps(UNKNOWN_GAME)]
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join(records), encoding="utf-8")
+    assert path.stat().st_size > rules.__main__.PARALLEL_BYTES
+    runs = [
+        subprocess.run(
+            [sys.executable, "-m", "rules", "check", "--jsonl", str(path)],
+            cwd=REPO,
+            capture_output=True,
+            env={**os.environ, "RULES_CHECK_JOBS": jobs},
+            timeout=120,
+        )
+        for jobs in ("1", "2")
+    ]
+    assert runs[0].stdout == runs[1].stdout
+    assert runs[0].returncode == runs[1].returncode == 2
+    assert len(runs[1].stdout.splitlines()) == len(records) - 1
 
 
 # --- The exit-code rules of the command, with a game of our own ------------------------------

@@ -275,3 +275,22 @@ def test_the_docstring_examples_hold() -> None:
     failed, attempted = doctest.testmod(rules.house_rules)
     assert attempted > 0
     assert failed == 0
+
+
+@pytest.mark.parametrize(
+    ("game", "first", "then"),
+    [
+        ("singapore", {"cap": 1}, {"cap": True}),
+        ("singapore", {"cap": 1}, {"cap": 1.0}),
+        ("singapore", {"joker_sequence_multipliers": True}, {"joker_sequence_multipliers": 1}),
+        ("spazzumazz", {"idiot_min_games": 1}, {"idiot_min_games": True}),
+    ],
+)
+def test_a_value_parsed_before_does_not_vouch_for_an_equal_value_of_another_type(
+    game: str, first: dict[str, object], then: dict[str, object]
+) -> None:
+    # Bulk checks parse each distinct house-rules value once; True == 1 == 1.0 in Python.
+    for _ in range(2):
+        assert parse_house_rules(game, first) == parse_house_rules(game, dict(first))
+        with pytest.raises(MalformedRecordError):
+            parse_house_rules(game, then)

@@ -152,6 +152,11 @@ def test_read_log_round_trips_a_canonical_record_and_replay_agrees_with_the_chec
         (two(anna_up="7H"), ["Anna +7H"], "face_up_not_allowed", 0),
         (two(anna="7C 5C 6C 8C 9C", anna_up="7H"), ["Anna 7C +7H"], None, None),
         (two(), ["Anna blind 0"], "blind_not_allowed", 0),
+        # RULES.md: a blind turn before blind play is allowed is blind_not_allowed, whatever
+        # the index; an index outside the face-down cards left is not_in_hand.
+        (two(), ["Anna blind -1"], "blind_not_allowed", 0),
+        (two(), ["Anna blind 3"], "blind_not_allowed", 0),
+        (two(), [f"Anna blind {10**4299}"], "blind_not_allowed", 0),
         (two(), ["Anna 4C", "Bruno 4D"], "not_finished", 2),
         (two(), ["Anna 9C", "Bruno 4D", "Anna 4C"], "too_low", 1),
     ],
@@ -162,6 +167,26 @@ def test_each_illegal_turn_has_its_code_and_index(deal, turns, code, at):
         assert result == (1, [("not_finished", len(turns))])
     else:
         assert result == (1, [(code, at)])
+
+
+@pytest.fixture(scope="module")
+def with_blind() -> tuple[dict, int]:
+    """A bot game with a blind turn, and the index of its first one."""
+    for seed in range(100):
+        record = json.loads(json.dumps(play_game(seed, players=2)))
+        blinds = [i for i, t in enumerate(record["turns"]) if "blind" in t]
+        if blinds:
+            return record, blinds[0]
+    raise AssertionError("no bot game of 100 played blind")
+
+
+@pytest.mark.parametrize("index", [-1, -4, 3, 10**4299, -(10**4299)])
+def test_a_blind_index_outside_the_face_down_cards_left_is_not_in_hand(with_blind, index):
+    record, at = copy.deepcopy(with_blind[0]), with_blind[1]
+    record["turns"][at]["blind"] = index
+    code, result = check(record)
+    assert (code, [(e["code"], e["at"]) for e in result["errors"]]) == (1, [("not_in_hand", at)])
+    json.dumps(result)  # the message prints, however large the index
 
 
 def test_a_replay_stops_at_the_first_illegal_turn():
@@ -330,7 +355,6 @@ def _malformed() -> list[tuple[str, object]]:
         "pickup and blind",
         lambda r: r["turns"].append({"player": "Bruno", "pickup": True, "blind": 0}),
     )
-    case("blind -1", lambda r: r["turns"].append({"player": "Bruno", "blind": -1}))
     case("blind true", lambda r: r["turns"].append({"player": "Bruno", "blind": True}))
     case("blind 1.0", lambda r: r["turns"].append({"player": "Bruno", "blind": 1.0}))
     case("blind '0'", lambda r: r["turns"].append({"player": "Bruno", "blind": "0"}))

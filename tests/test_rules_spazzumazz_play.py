@@ -337,8 +337,8 @@ def test_the_blind_index_counts_the_face_down_cards_left_in_dealt_order():
     assert top(t) == "KD" and t.face_down_left("Anna") == 1
 
 
-@pytest.mark.parametrize("index", [3, 7, 10**30])
-def test_a_blind_index_past_the_cards_left_is_not_in_hand(index):
+@pytest.mark.parametrize("index", [3, 7, 10**30, -1, -3, -(10**4299)])
+def test_a_blind_index_outside_the_cards_left_is_not_in_hand(index):
     t = table(Anna=seat("", down="5S 9H KD"), Bruno=seat("5D"))
     assert refused(t, f"Anna blind {index}") == ("not_in_hand", 0)
 
