@@ -40,7 +40,11 @@ def post(url, token, body, key=None):
 
 
 def _post(url, token, body, key=None):
-    headers = {"Content-Type": "application/json", "Authorization": f"Token {token}"}
+    headers = {
+        "Content-Type": "application/json",
+        "Authorization": f"Token {token}",
+        "Accept-Language": "en",
+    }
     if key:
         headers["Idempotency-Key"] = key
     request = urllib.request.Request(
