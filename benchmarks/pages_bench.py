@@ -65,6 +65,10 @@ PAGES = [
     Page("leaderboards", "/clubs/la-matta/leaderboards/"),
     Page("player page", "/clubs/la-matta/players/{demo_player}/"),
     Page("spazzumazz page", "/clubs/la-matta/spazzumazz/"),
+    Page("singapore tables, member", "/clubs/la-matta/tables/", member=True),
+    # The demo's first table (a fresh database: the demo's tables are 1, 2 and 3).
+    Page("singapore table, member", "/clubs/la-matta/tables/1/", member=True),
+    Page("singapore sheet, member", "/clubs/la-matta/tables/1/sheet/", member=True),
 ]
 
 # With --bench-data: the pages of a club of 1,000 players and 1,000,000 results.

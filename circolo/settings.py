@@ -89,7 +89,7 @@ TEMPLATES = [
 # for a section until its feature replaces it.
 CLUB_PAGE_SECTIONS = [
     "matches.sputo.sections.club_section",
-    "clubs.club_page.running_tables",  # Singapore tables and the ledger
+    "matches.singapore.sections.club_section",
     "matches.club_sections.recent_games",
     "matches.spazzumazz.sections.club_section",  # the game's name; the leaderboards
     "clubs.club_page.seasons",
@@ -98,6 +98,7 @@ CLUB_TABS = [
     "clubs.club_page.overview_tab",
     "clubs.club_page.members_tab",
     "matches.sputo.sections.club_tab",
+    "matches.singapore.sections.club_tab",
     "ledger.club_page.ledger_tab",
     "clubs.club_page.settings_tab",
     "matches.spazzumazz.sections.club_tab",
@@ -235,6 +236,8 @@ SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
+# --- What each game shows on the leaderboards, the player page and the club night (matches.boards)
+
 # --- REST API
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -271,15 +274,23 @@ SPECTACULAR_SETTINGS = {
 
 # --- The games' boards (matches/boards.py): each game registers its providers.
 LEADERBOARDS = {
-    "sputo": "matches.sputo.boards.leaderboard",
     "spazzumazz": "matches.spazzumazz.boards.leaderboard",
+    "sputo": "matches.sputo.boards.leaderboard",
+    "singapore": "matches.singapore.boards.leaderboard",
 }
-PLAYER_SECTIONS = ["matches.spazzumazz.boards.player_section"]
-CLUB_NIGHT_SECTIONS = ["matches.spazzumazz.boards.club_night_section"]
+PLAYER_SECTIONS = [
+    "matches.spazzumazz.boards.player_section",
+    "matches.singapore.boards.player_section",
+]
+CLUB_NIGHT_SECTIONS = [
+    "matches.spazzumazz.boards.club_night_section",
+    "matches.singapore.boards.club_night_section",
+]
 # ``manage.py recompute_stats``: each game's ``rebuild(club_id) -> str``, from scratch.
 STATS_REBUILDERS = [
     "matches.sputo.tasks.recompute_from_scratch",
     "matches.spazzumazz.stats.rebuild_club",
+    "matches.singapore.stats.rebuild_club",
 ]
 # Called (after commit) with ``club_id=`` and ``game=`` when a club's house rules change.
 HOUSE_RULES_CHANGED = ["matches.spazzumazz.tasks.house_rules_changed"]

@@ -12,6 +12,7 @@ from clubs import views as clubs_views
 from clubs.forms import LoginForm
 from ledger import api as ledger_api
 from matches import boards_api
+from matches.singapore import api as singapore_api
 from matches.spazzumazz import api as spazzumazz_api
 from matches.sputo import api as sputo_api
 
@@ -27,6 +28,7 @@ router.register("ledger/debts", ledger_api.DebtViewSet, basename="ledger-debt")
 router.register("ledger/payments", ledger_api.PaymentViewSet, basename="ledger-payment")
 router.register("ledger/statements", ledger_api.StatementViewSet, basename="ledger-statement")
 sputo_api.register(router)
+singapore_api.register(router)
 
 spazzumazz_api.register(router)
 
@@ -60,6 +62,7 @@ urlpatterns = [
     path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("", include("ledger.urls")),
     path("", include("matches.sputo.urls")),
+    path("clubs/<slug:slug>/", include("matches.singapore.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

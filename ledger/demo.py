@@ -103,10 +103,10 @@ def build_ledger(club: Club, *, rng: random.Random) -> dict[str, int]:
             payee=debt.creditor,
             amount=amount,
             unit=club.currency,
-            by=debt.debtor.user,
+            by=debt.debtor.user or admin,  # a guest's payment is recorded by the admin
         )
         if n < 2:
-            services.confirm_payment(payment=payment, by=debt.creditor.user)
+            services.confirm_payment(payment=payment, by=debt.creditor.user or admin)
     return _counts(club)
 
 

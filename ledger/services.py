@@ -33,7 +33,7 @@ Reading: :func:`balances`, :func:`net_debts` (who owes whom, pair by pair),
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -44,6 +44,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs import bulk
 from clubs.access import access_club
 from clubs.models import Club, Player
 from ledger import settle
@@ -235,6 +236,126 @@ def post_transaction(
         at=at,
         by=by,
     )
+
+
+@dataclass(frozen=True)
+class Posting:
+    """One transaction for :func:`post_many`: what :func:`post_transaction` takes, with the
+    entries keyed by player or by player id."""
+
+    club: Club
+    unit: str
+    entries: Mapping[Player | int, Amount]
+    key: str
+    memo: str = ""
+    scope: str = ""
+    source: str = ""
+    at: datetime | None = None
+
+
+@db_transaction.atomic
+def post_many(postings: Sequence[Posting], *, by=None) -> int:
+    """Post many transactions at once (a bulk import), in one database transaction: each
+    is checked as :func:`post_transaction` checks it and idempotent on its key (a key
+    already posted with the same body is skipped, with another body refused), but they are
+    written in a few statements (``COPY`` on PostgreSQL) and the database's triggers check
+    them all at once. Returns how many were posted (the others had been before)."""
+    if not postings:
+        return 0
+    keys = [_key(p.key) for p in postings]
+    if len(set(keys)) != len(keys):
+        raise ValidationError({"key": _("A batch of postings names a key twice.")})
+    units = {p.unit: validate_unit(p.unit) for p in postings}
+    wanted = {getattr(who, "pk", who) for p in postings for who in p.entries}
+    clubs_of = {p.club.pk for p in postings}
+    active = set(
+        Player.objects.filter(
+            pk__in=wanted, club__in=clubs_of, merged_into__isnull=True
+        ).values_list("pk", "club_id")
+    )
+    bodies = []
+    for posting in postings:
+        unit = units[posting.unit]
+        if len(posting.entries) < 2:
+            raise ValidationError({"entries": _("A posting needs at least two people.")})
+        minor: dict[int, int] = {}
+        for who, amount in posting.entries.items():
+            pid = getattr(who, "pk", who)
+            if (pid, posting.club.pk) not in active:
+                raise ValidationError(
+                    {"entries": _("%(player)s is not a player of this club.") % {"player": who}}
+                )
+            minor[pid] = to_minor(amount, unit, field="entries")
+        if sum(minor.values()) or not any(minor.values()):
+            raise ValidationError({"entries": _("The amounts must sum to zero.")})
+        bodies.append(
+            _Body(
+                club_id=posting.club.pk,
+                unit=unit,
+                scope=_label(posting.scope, "scope", SCOPE_MAX_LENGTH),
+                source=_label(posting.source, "source", SOURCE_MAX_LENGTH),
+                kind=Kind.POSTING,
+                reverses_id=None,
+                entries=tuple(sorted(minor.items())),
+            )
+        )
+    seen = {t.key: t for t in Transaction.objects.filter(key__in=keys)}
+    fresh = []
+    for posting, key, body in zip(postings, keys, bodies, strict=True):
+        if key in seen:
+            _same_or_refuse(seen[key], body)
+        else:
+            fresh.append((posting, key, body))
+    if not fresh:
+        return 0
+    now = timezone.now()
+    user = _user_or_none(by)
+    ids = bulk.insert(
+        Transaction,
+        TRANSACTION_FIELDS,
+        [
+            (
+                body.club_id,
+                body.unit,
+                body.scope,
+                key,
+                Kind.POSTING,
+                body.source,
+                _label(posting.memo, "memo", MEMO_MAX_LENGTH),
+                len(body.entries),
+                posting.at or now,
+                user.pk if user else None,
+                now,
+            )
+            for posting, key, body in fresh
+        ],
+        returning=True,
+    )
+    bulk.insert(
+        Entry,
+        ("transaction", "player", "amount_minor"),
+        [
+            (tx_id, player_id, amount)
+            for tx_id, (_posting, _key, body) in zip(ids, fresh, strict=True)
+            for player_id, amount in body.entries
+        ],
+    )
+    return len(fresh)
+
+
+TRANSACTION_FIELDS = (
+    "club",
+    "unit",
+    "scope",
+    "key",
+    "kind",
+    "source",
+    "memo",
+    "n_entries",
+    "at",
+    "created_by",
+    "created_at",
+)
 
 
 def _reversal_key(original: Transaction) -> str:

@@ -5,3 +5,9 @@ from django.utils.translation import gettext_lazy as _
 class MatchesConfig(AppConfig):
     name = "matches"
     verbose_name = _("Games and matches")
+
+    def ready(self):
+        from ledger.sources import register
+        from matches.singapore.ledger_sources import describe_hands
+
+        register("hand", describe_hands)

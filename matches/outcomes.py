@@ -134,6 +134,7 @@ def _store(
             season=getattr(subject, "season", None),
             house_rules=subject.house_rules_version(),
             outcome=outcome,
+            result=checked_record.result,
         )
     return outcome
 

@@ -12,11 +12,19 @@ from matches.models import GameRecord, GameSeat
 from rules.check import check_record
 
 
-def _names_in(record: dict) -> list[str]:
+def names_in(record: dict) -> list[str]:
+    """Everyone the record names, once each: for Singapore, the dealer, the opponent, the
+    coverers and the side bettors of its stake."""
     if record.get("game") == "singapore":
         stake = record.get("stake") or {}
-        return [n for n in (stake.get("dealer"), stake.get("opponent")) if n]
+        names = [stake.get("dealer"), stake.get("opponent"), *(stake.get("covers") or {})]
+        for bet in stake.get("side_bets") or []:
+            names += [bet.get("backer_of_winner"), bet.get("backer_of_loser")]
+        return list(dict.fromkeys(n for n in names if n))
     return list(record.get("players") or [])
+
+
+_names_in = names_in
 
 
 def check_game_record(
@@ -55,13 +63,21 @@ def record_game(
     season=None,
     house_rules: HouseRuleSet | None = None,
     outcome=None,
+    result: dict | None = None,
 ) -> GameRecord:
     """Check ``record`` under ``house_rules`` (a version of the club's; by default the
     current one) and store it with its seats, as part of ``outcome`` if given.
 
-    ``players`` maps each name used in the record to one of the club's players.
+    ``players`` maps each name used in the record to one of the club's players. A caller
+    that has just checked ``record`` itself (its house rules included) passes the engine's
+    ``result`` and the record is stored as it is, without a second check.
     """
-    checked, result, current = check_game_record(club=club, record=record, house_rules=house_rules)
+    if result is None:
+        checked, result, current = check_game_record(
+            club=club, record=record, house_rules=house_rules
+        )
+    else:
+        checked, current = record, house_rules
     game = checked["game"]
     for name in _names_in(record):
         player = players.get(name)

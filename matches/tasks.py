@@ -14,6 +14,7 @@ from django.utils import timezone, translation
 from clubs.models import Club
 from matches import boards
 from matches.models import GameRecord, NightReport
+from matches.singapore import tasks as singapore_tasks  # noqa: F401
 from matches.spazzumazz.tasks import (  # noqa: F401
     rebuild_spazzumazz_stats,
     update_spazzumazz_stats,

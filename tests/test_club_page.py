@@ -74,13 +74,17 @@ def test_the_game_features_have_their_places_saying_honestly_that_there_is_nothi
 ):
     response = client.get("/clubs/circolo-alfa/")
     empty = {s.slug: s.section.empty for s in response.context["empty_sections"]}
+    # Singapore tables are for the club's members: the public sees no place for them.
     assert empty == {
         "tournaments": "No tournament running or open.",
-        "tables": "No tables running.",
         "spazzumazz": "No Spazz'u'mazz games yet.",
     }
     # No games recorded: the recent games are hidden, not shown empty.
     assert "recent-games" not in {s.slug for s in response.context["sections"]}
+    client.force_login(people["member"])
+    response = client.get("/clubs/circolo-alfa/")
+    empty = {s.slug: s.section.empty for s in response.context["empty_sections"]}
+    assert empty["tables"] == "No table is open."
 
 
 def test_recent_games_show_who_played_under_their_current_names(client, people):

@@ -21,6 +21,8 @@ LANGUAGES = ["it", "en"]
 
 # Msgids whose Italian is legitimately the English word.
 SAME_IN_ITALIAN = {"API", "E-mail", "e-mail", "Link", "Password", "Singapore", "Sputo", "no"}
+# The paper sheet's own words, which English players use too; and a word both languages share.
+SAME_IN_ITALIAN |= {"Dare", "Avere", "dare", "avere", "Quintuple"}
 
 # Translations other tests (and people's habits) rely on.
 FIXED_ITALIAN = {

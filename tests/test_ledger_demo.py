@@ -23,7 +23,9 @@ def test_the_demo_ledger_has_points_money_a_correction_and_payments_and_is_built
     assert kinds == {Kind.POSTING, Kind.REVERSAL, Kind.PAYMENT}
     assert {"EUR", "points"} <= set(services.units_of(club))
     statuses = sorted(Payment.objects.filter(club=club).values_list("status", flat=True))
-    assert statuses == [PaymentStatus.CONFIRMED, PaymentStatus.CONFIRMED, PaymentStatus.PENDING]
+    # The ledger's own three, and the Singapore tables' demo settles one debt of its own.
+    assert statuses.count(PaymentStatus.PENDING) == 1
+    assert statuses.count(PaymentStatus.CONFIRMED) == 3
     assert services.settle_up_plan(club=club, unit="EUR")
     assert check.run().ok
 

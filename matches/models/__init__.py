@@ -10,6 +10,7 @@ from matches.models.nights import NightReport
 from matches.models.outcomes import AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.models.ratings import PlayerRating, RatingChange
 from matches.models.records import GameRecord, GameRecordQuerySet, GameSeat
+from matches.models.singapore import Hand, SingaporeStats, TableSeat, TableSession
 from matches.models.spazzumazz import (
     SpazzumazzBoard,
     SpazzumazzGame,
@@ -28,17 +29,21 @@ __all__ = [
     "GameRecordQuerySet",
     "GameSeat",
     "NightReport",
+    "Hand",
     "Outcome",
     "OutcomeStatus",
     "OutcomeSubject",
     "PlayerRating",
     "RatingChange",
     "SpazzumazzBoard",
+    "SingaporeStats",
     "SpazzumazzGame",
     "SpazzumazzHeadToHead",
     "SpazzumazzPlace",
     "SpazzumazzStats",
     "SpazzumazzTitle",
+    "TableSeat",
+    "TableSession",
     "Tournament",
     "TournamentMatch",
 ]

@@ -169,10 +169,14 @@ class AuditEntry(models.Model):
 
 @dataclass
 class CheckedRecord:
-    """A record the rules engine will check, and the club player behind each of its names."""
+    """A record the rules engine will check, and the club player behind each of its names.
+
+    A subject that has already checked the record (with its house rules in ``record``)
+    passes the engine's ``result`` on, and it is stored without a second check."""
 
     record: dict
     players: dict[str, Player]
+    result: dict | None = None
 
 
 @dataclass

@@ -1,0 +1,790 @@
+"""Singapore tables' REST API: ``/api/v1/table-sessions/`` with its seats and hands.
+
+The paths and fields are a contract others script against (issue 8). Everything goes
+through ``matches.singapore.services`` and the one access check: a table is seen by the
+club's members (anyone else: 404); scorers and admins open and close tables, seat people
+and record hands in force; a member seats themself and reports a hand they play in.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+from django.db.models import Count
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.parsers import MultiPartParser
+from rest_framework.response import Response
+
+from clubs.api import ClubAccessMixin, ClubSlugField
+from clubs.models import Player, Role
+from matches.models import Hand, TableSession
+from matches.singapore import services
+from matches.singapore.hands import HandRefused, current_outcome, views_of, with_history
+from matches.singapore.importer import DEFAULT_TABLE, import_hands
+
+IMPORT_MAX_LINES = 20_000
+
+# --- Serializers: tables --------------------------------------------------------------------
+
+
+class TablePairSerializer(serializers.Serializer):
+    dealer = serializers.IntegerField()
+    opponent = serializers.IntegerField()
+
+
+class TableSeatSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    position = serializers.IntegerField()
+    sitting_out = serializers.BooleanField()
+    left = serializers.BooleanField()
+
+
+class TableDrawSerializer(serializers.Serializer):
+    seed = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.IntegerField())
+
+
+class TableSessionSerializer(serializers.ModelSerializer):
+    """A table as it stands: ``seats`` (the ids of the people at it now, in rotation order),
+    ``seating`` (everyone who sat there, with their state) and ``next``, the pair the
+    rotation calls for (null: any two people playing at the table may play)."""
+
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    unit = serializers.CharField(read_only=True)
+    house_rules_version = serializers.SerializerMethodField()
+    seats = serializers.SerializerMethodField()
+    seating = serializers.SerializerMethodField()
+    next = serializers.SerializerMethodField()
+    draw = serializers.SerializerMethodField()
+    hands = serializers.SerializerMethodField()
+    open = serializers.BooleanField(source="is_open", read_only=True)
+
+    class Meta:
+        model = TableSession
+        fields = [
+            "id",
+            "club",
+            "season",
+            "name",
+            "date",
+            "house_rules_version",
+            "point_value",
+            "currency",
+            "unit",
+            "seats",
+            "seating",
+            "first_dealer",
+            "first_opponent",
+            "draw",
+            "next",
+            "hands",
+            "open",
+            "closed_at",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+    def _state(self, session) -> services.TableState:
+        states = self.context.setdefault("states", {})
+        if session.pk not in states:
+            states[session.pk] = services.table_state(session)
+        return states[session.pk]
+
+    def get_house_rules_version(self, session) -> int | None:
+        return session.house_rules.version if session.house_rules_id else None
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_seats(self, session):
+        return [s.player_id for s in self._state(session).seats if s.left_at is None]
+
+    @extend_schema_field(TableSeatSerializer(many=True))
+    def get_seating(self, session):
+        return [
+            {
+                "player": s.player_id,
+                "name": s.player.display_name,
+                "position": s.position,
+                "sitting_out": s.sitting_out,
+                "left": s.left_at is not None,
+            }
+            for s in self._state(session).seats
+        ]
+
+    @extend_schema_field(TablePairSerializer(allow_null=True))
+    def get_next(self, session):
+        pair = self._state(session).next
+        return {"dealer": pair[0], "opponent": pair[1]} if pair else None
+
+    @extend_schema_field(TableDrawSerializer(allow_null=True))
+    def get_draw(self, session):
+        return session.draw or None
+
+    def get_hands(self, session) -> int:
+        count = getattr(session, "n_hands", None)
+        return session.hands.count() if count is None else count
+
+
+@extend_schema_field(serializers.SlugField())
+class _ClubSlug(ClubSlugField):
+    """A club named by slug (documented as a slug: this serializer has no model)."""
+
+
+class TableSessionCreateSerializer(serializers.Serializer):
+    club = _ClubSlug()
+    name = serializers.CharField(max_length=80)
+    point_value = serializers.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        allow_null=True,
+        required=False,
+        help_text=gettext_lazy("The money value of one point; null: points only."),
+    )
+    seats = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=2,
+        max_length=50,
+        help_text=gettext_lazy("Player ids in rotation order."),
+    )
+    first_dealer = serializers.IntegerField(required=False, allow_null=True)
+    first_opponent = serializers.IntegerField(required=False, allow_null=True)
+    date = serializers.DateField(required=False)
+    seed = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**62,
+        help_text=gettext_lazy("The draw's seed (drawn at random if not given)."),
+    )
+
+
+class HandImportSerializer(serializers.Serializer):
+    club = _ClubSlug()
+    file = serializers.FileField(
+        help_text=gettext_lazy("JSON lines: one Singapore record with its stake a line.")
+    )
+    players = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=100_000,
+        help_text=gettext_lazy('A JSON object mapping names to player ids: {"Anna": 12}.'),
+    )
+    session = serializers.IntegerField(
+        required=False, help_text=gettext_lazy("Put every hand in this table.")
+    )
+    table = serializers.CharField(required=False, max_length=80)
+    point_value = serializers.DecimalField(
+        max_digits=10, decimal_places=2, required=False, allow_null=True, min_value=Decimal("0.01")
+    )
+    create_guests = serializers.BooleanField(required=False, default=False)
+
+    def validate_players(self, value):
+        if not value:
+            return {}
+        try:
+            mapping = json.loads(value)
+        except ValueError:
+            raise serializers.ValidationError(_("Not JSON.")) from None
+        if not isinstance(mapping, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in mapping.values()
+        ):
+            raise serializers.ValidationError(_('A JSON object of "name": player id.'))
+        return mapping
+
+
+class ImportRefusalSerializer(serializers.Serializer):
+    line = serializers.IntegerField()
+    errors = serializers.ListField(child=serializers.DictField())
+
+
+class ImportReportSerializer(serializers.Serializer):
+    lines = serializers.IntegerField()
+    imported = serializers.IntegerField()
+    skipped = serializers.IntegerField(help_text=gettext_lazy("Imported before (the same lines)."))
+    refused = ImportRefusalSerializer(many=True)
+    sessions = serializers.ListField(child=serializers.IntegerField())
+
+
+class TableJoinSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+
+
+# --- Serializers: hands ---------------------------------------------------------------------
+
+
+class HandSideBetSerializer(serializers.Serializer):
+    backer_of_winner = serializers.IntegerField()
+    backer_of_loser = serializers.IntegerField()
+    quotas = serializers.IntegerField()
+
+
+class CardList(serializers.ListField):
+    child = serializers.CharField(max_length=10)
+
+
+class HandResultSerializer(serializers.Serializer):
+    """A hand's result, as the body of a new hand (with ``dealer`` and ``opponent``), of a
+    correction or of a decision."""
+
+    winner = serializers.ChoiceField(choices=["dealer", "opponent"])
+    winner_cards = CardList(max_length=30)
+    loser_cards = CardList(max_length=30)
+    melds = serializers.ListField(
+        child=CardList(max_length=30), required=False, allow_null=True, max_length=10
+    )
+    dealer_quotas = serializers.IntegerField()
+    covers = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text=gettext_lazy('{"<player id>": quotas}: the opponent first, then bystanders.'),
+    )
+    side_bets = HandSideBetSerializer(many=True, required=False)
+
+
+class HandCreateSerializer(HandResultSerializer):
+    dealer = serializers.IntegerField()
+    opponent = serializers.IntegerField()
+    override = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=1000,
+        help_text=gettext_lazy("Why a hand out of turn is allowed (scorers and admins)."),
+    )
+    preview = serializers.BooleanField(
+        required=False, default=False, help_text=gettext_lazy("Check and answer; save nothing.")
+    )
+
+
+class HandCorrectSerializer(HandResultSerializer):
+    reason = serializers.CharField(max_length=1000)
+
+
+class HandReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000)
+
+
+class HandDecideSerializer(serializers.Serializer):
+    uphold = serializers.BooleanField()
+    note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
+    result = HandResultSerializer(required=False, allow_null=True)
+
+
+class HandTransferSerializer(serializers.Serializer):
+    from_ = serializers.IntegerField()
+    to = serializers.IntegerField()
+    points = serializers.IntegerField()
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=True)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class HandHistorySerializer(serializers.Serializer):
+    outcome = serializers.IntegerField()
+    status = serializers.CharField()
+    reported_by = serializers.CharField(allow_null=True)
+    reported_at = serializers.DateTimeField()
+    note = serializers.CharField()
+    winner = serializers.CharField()
+    points = serializers.IntegerField()
+
+
+class HandSerializer(serializers.Serializer):
+    """A hand and the result that stands for it (in force, else waiting, else the last);
+    ``history`` lists every result it had, oldest first."""
+
+    id = serializers.IntegerField(allow_null=True)
+    session = serializers.IntegerField()
+    number = serializers.IntegerField(allow_null=True)
+    dealer = serializers.IntegerField()
+    opponent = serializers.IntegerField()
+    played_at = serializers.DateTimeField(allow_null=True)
+    out_of_turn = serializers.BooleanField()
+    status = serializers.CharField()
+    winner = serializers.ChoiceField(choices=["dealer", "opponent"])
+    winner_cards = serializers.ListField(child=serializers.CharField())
+    loser_cards = serializers.ListField(child=serializers.CharField())
+    melds = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), allow_null=True
+    )
+    dealer_quotas = serializers.IntegerField()
+    covers = serializers.DictField(child=serializers.IntegerField())
+    side_bets = HandSideBetSerializer(many=True)
+    result = serializers.DictField(help_text=gettext_lazy("The rules engine's output."))
+    transfers = HandTransferSerializer(many=True)
+    history = HandHistorySerializer(many=True)
+
+
+class RulesErrorItem(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    at = serializers.CharField(allow_null=True)
+
+
+class RulesErrorSerializer(RulesErrorItem):
+    """The rules engine refused the hand: its first error, and all of them."""
+
+    errors = RulesErrorItem(many=True)
+
+
+def _money(value):
+    return None if value is None else f"{value:.2f}"
+
+
+def hand_data(hand: Hand) -> dict:
+    """A hand's API representation (``hand`` read through ``with_history``)."""
+    views = views_of(hand)
+    current = current_outcome(hand)
+    view = next(v for v in views if v.outcome.pk == current.pk)
+    return {
+        "id": hand.pk,
+        "session": hand.session_id,
+        "number": hand.number,
+        "dealer": hand.dealer_id,
+        "opponent": hand.opponent_id,
+        "played_at": hand.played_at,
+        "out_of_turn": hand.out_of_turn,
+        "status": current.status,
+        "winner": view.winner,
+        "winner_cards": view.winner_cards,
+        "loser_cards": view.loser_cards,
+        "melds": view.melds,
+        "dealer_quotas": view.dealer_quotas,
+        "covers": {str(pid): q for pid, q in view.covers.items()},
+        "side_bets": view.side_bets,
+        "result": view.result,
+        "transfers": [dict(t, amount=_money(t["amount"])) for t in view.transfers],
+        "history": [
+            {
+                "outcome": v.outcome.pk,
+                "status": v.outcome.status,
+                "reported_by": v.outcome.reported_by_id,
+                "reported_at": v.outcome.reported_at,
+                "note": v.outcome.note,
+                "winner": v.winner,
+                "points": v.points,
+            }
+            for v in views
+        ],
+    }
+
+
+def preview_data(session, dealer, opponent, body: dict, recorded) -> dict:
+    checked = recorded.checked
+    preview = recorded.preview
+    return {
+        "id": None,
+        "session": session.pk,
+        "number": None,
+        "dealer": dealer.pk,
+        "opponent": opponent.pk,
+        "played_at": None,
+        "out_of_turn": bool(body.get("override")),
+        "status": "preview",
+        "winner": checked.payload["winner"],
+        "winner_cards": checked.payload["winner_cards"],
+        "loser_cards": checked.payload["loser_cards"],
+        "melds": checked.payload["melds"],
+        "dealer_quotas": checked.payload["dealer_quotas"],
+        "covers": checked.payload["covers"],
+        "side_bets": checked.payload["side_bets"],
+        "result": preview["result"],
+        "transfers": [dict(t, amount=_money(t["amount"])) for t in preview["transfers"]],
+        "history": [],
+    }
+
+
+def rules_error_response(error: HandRefused) -> Response:
+    first = error.rules_errors[0]
+    return Response({**first, "errors": error.rules_errors}, status=status.HTTP_400_BAD_REQUEST)
+
+
+# --- Filters --------------------------------------------------------------------------------
+
+
+class TableSessionFilter(filters.FilterSet):
+    open = filters.BooleanFilter(
+        method="filter_open", label=gettext_lazy("Only tables still open (or closed)")
+    )
+
+    class Meta:
+        model = TableSession
+        fields = {"club__slug": ["exact"], "season": ["exact"], "date": ["exact", "gte", "lte"]}
+
+    def filter_open(self, queryset, name, value):
+        return queryset.filter(closed_at__isnull=value)
+
+
+# --- The viewset ------------------------------------------------------------------------------
+
+HAND_ID = OpenApiParameter("hand_id", int, OpenApiParameter.PATH)
+PLAYER_ID = OpenApiParameter("player_id", int, OpenApiParameter.PATH)
+HAND_ERRORS = {
+    400: OpenApiResponse(RulesErrorSerializer, description=gettext_lazy("Refused by the rules")),
+    409: OpenApiResponse(description=gettext_lazy("Out of turn, or the table is closed")),
+}
+
+
+class TableSessionViewSet(
+    ClubAccessMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Singapore tables of your clubs (members see them), their seats and their hands."""
+
+    model = TableSession
+    create_role = Role.SCORER
+    queryset = TableSession.objects.none()  # the schema's model; get_queryset filters
+    serializer_class = TableSessionSerializer
+    permission_classes = [permissions.IsAuthenticated]
+    filterset_class = TableSessionFilter
+    ordering_fields = ["date", "name", "created_at"]
+    search_fields = ["name"]
+
+    def get_queryset(self):
+        return (
+            super()
+            .get_queryset()
+            .select_related("club", "house_rules")
+            .annotate(n_hands=Count("hands"))
+            .order_by("-date", "-pk")
+        )
+
+    def role_to_write(self, obj) -> str | None:
+        return Role.MEMBER  # the services check who may do what to whom
+
+    def get_serializer_context(self):
+        return {**super().get_serializer_context(), "states": {}}
+
+    def list(self, request, *args, **kwargs):
+        queryset = self.filter_queryset(self.get_queryset())
+        page = self.paginate_queryset(queryset)
+        sessions = list(page if page is not None else queryset)
+        context = self.get_serializer_context()
+        context["states"] = services.table_states(sessions)
+        data = TableSessionSerializer(sessions, many=True, context=context).data
+        return self.get_paginated_response(data) if page is not None else Response(data)
+
+    def _session_response(self, session, code=status.HTTP_200_OK):
+        session = self.get_queryset().get(pk=session.pk)
+        return Response(self.get_serializer(session).data, status=code)
+
+    def _player(self, session, player_id, field="player") -> Player:
+        player = session.club.players.filter(pk=player_id).first()
+        if player is None:
+            raise serializers.ValidationError({field: [_("No such player in this club.")]})
+        return player
+
+    @extend_schema(request=TableSessionCreateSerializer, responses={201: TableSessionSerializer})
+    def create(self, request, *args, **kwargs):
+        data = TableSessionCreateSerializer(data=request.data, context={"request": request})
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        club = fields["club"]
+        self.require(club, self.create_role)
+        players = {p.pk: p for p in club.players.filter(pk__in=fields["seats"])}
+        missing = [pk for pk in fields["seats"] if pk not in players]
+        if missing:
+            raise serializers.ValidationError(
+                {"seats": [_("No such player in this club: %(ids)s.") % {"ids": missing}]}
+            )
+        pair = {}
+        for name in ("first_dealer", "first_opponent"):
+            pk = fields.get(name)
+            if pk is not None:
+                pair[name] = players.get(pk) or club.players.filter(pk=pk).first()
+                if pair[name] is None:
+                    raise serializers.ValidationError({name: [_("No such player in this club.")]})
+        session = services.open_session(
+            club=club,
+            by=request.user,
+            name=fields["name"],
+            seats=[players[pk] for pk in fields["seats"]],
+            point_value=fields.get("point_value"),
+            date=fields.get("date"),
+            seed=fields.get("seed"),
+            **pair,
+        )
+        return self._session_response(session, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request={"multipart/form-data": HandImportSerializer},
+        responses={200: ImportReportSerializer},
+    )
+    @action(detail=False, methods=["post"], url_path="import", parser_classes=[MultiPartParser])
+    def import_hands(self, request):
+        """Import past hands (scorers and admins): JSON lines of RULES.md's Singapore records
+        with their stakes, checked by the rules engine; the refused lines come back with
+        their errors. At most 20,000 lines an upload (``manage.py import_hands`` for more);
+        the same file again imports nothing twice."""
+        data = HandImportSerializer(data=request.data, context={"request": request})
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        club = fields["club"]
+        self.require(club, Role.SCORER)
+        session = None
+        if fields.get("session") is not None:
+            session = TableSession.objects.filter(pk=fields["session"], club=club).first()
+            if session is None:
+                raise serializers.ValidationError({"session": [_("No such table in this club.")]})
+        try:
+            text = fields["file"].read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise serializers.ValidationError(
+                {"file": [_("The file is not UTF-8 text.")]}
+            ) from None
+        lines = text.splitlines()
+        if len(lines) > IMPORT_MAX_LINES:
+            raise serializers.ValidationError(
+                {"file": [_("At most %(n)s lines an upload.") % {"n": f"{IMPORT_MAX_LINES:,}"}]}
+            )
+        report = import_hands(
+            club=club,
+            lines=lines,
+            by=request.user,
+            players=fields.get("players") or {},
+            session=session,
+            table=fields.get("table") or DEFAULT_TABLE,
+            point_value=fields.get("point_value"),
+            create_guests=fields["create_guests"],
+            source=(fields["file"].name or "upload")[:200],
+            workers=1,
+        )
+        return Response(report.as_dict())
+
+    @extend_schema(request=None, responses=TableSessionSerializer)
+    @action(detail=True, methods=["post"])
+    def close(self, request, pk=None):
+        """Close the table (scorers and admins)."""
+        session = services.close_table(session=self.get_object(), by=request.user)
+        return self._session_response(session)
+
+    # --- Seats
+
+    @extend_schema(request=TableJoinSerializer, responses={201: TableSessionSerializer})
+    @action(detail=True, methods=["post"])
+    def seats(self, request, pk=None):
+        """Seat a player at the end of the rotation (scorers; a member seats themself)."""
+        session = self.get_object()
+        data = TableJoinSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = self._player(session, data.validated_data["player"])
+        services.join_table(session=session, player=player, by=request.user)
+        return self._session_response(session, status.HTTP_201_CREATED)
+
+    def _seat_change(self, request, pk, player_id, service):
+        session = self.get_object()
+        player = self._player(session, player_id)
+        service(session=session, player=player, by=request.user)
+        return self._session_response(session)
+
+    @extend_schema(parameters=[PLAYER_ID], request=None, responses=TableSessionSerializer)
+    @action(detail=True, methods=["post"], url_path=r"seats/(?P<player_id>\d+)/leave")
+    def leave(self, request, pk=None, player_id=None):
+        """The player leaves the table (the seat stays in the history)."""
+        return self._seat_change(request, pk, player_id, services.leave_table)
+
+    @extend_schema(parameters=[PLAYER_ID], request=None, responses=TableSessionSerializer)
+    @action(detail=True, methods=["post"], url_path=r"seats/(?P<player_id>\d+)/sit-out")
+    def sit_out(self, request, pk=None, player_id=None):
+        """The player sits out: skipped by the rotation, may still cover and bet."""
+        return self._seat_change(request, pk, player_id, services.sit_out)
+
+    @extend_schema(parameters=[PLAYER_ID], request=None, responses=TableSessionSerializer)
+    @action(detail=True, methods=["post"], url_path=r"seats/(?P<player_id>\d+)/return")
+    def back(self, request, pk=None, player_id=None):
+        """The player comes back into the rotation."""
+        return self._seat_change(request, pk, player_id, services.return_to_play)
+
+    # --- Hands
+
+    def _hands(self, session):
+        return with_history(session.hands.all()).order_by("number")
+
+    def _hand(self, session, hand_id) -> Hand:
+        hand = self._hands(session).filter(pk=hand_id).first()
+        if hand is None:
+            raise NotFound()
+        hand.session = session
+        return hand
+
+    def _hand_response(self, session, hand, code=status.HTTP_200_OK):
+        return Response(hand_data(self._hand(session, hand.pk)), status=code)
+
+    @extend_schema(
+        methods=["GET"],
+        responses=HandSerializer(many=True),
+        description=_("The table's hands in order."),
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=HandCreateSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                description=gettext_lazy(
+                    "Optional: a client's key for this hand; sent again, it answers the hand "
+                    "already recorded (200) instead of recording another."
+                ),
+            )
+        ],
+        responses={
+            201: HandSerializer,
+            200: OpenApiResponse(
+                HandSerializer, description=gettext_lazy("A preview, or a hand already recorded")
+            ),
+            **HAND_ERRORS,
+        },
+    )
+    @action(detail=True, methods=["get", "post"])
+    def hands(self, request, pk=None):
+        """GET: the table's hands in order. POST: record a hand (scorers and admins, in force
+        at once; one of the two players, for the other to confirm). A hand the rules refuse
+        is a 400 with the engine's ``code``, ``message`` and ``at``; out of turn is a 409
+        unless a scorer or an admin gives ``override``, a reason; ``preview`` saves nothing."""
+        session = self.get_object()
+        if request.method == "GET":
+            hands = list(self._hands(session))
+            for hand in hands:
+                hand.session = session
+            return Response([hand_data(hand) for hand in hands])
+        body = HandCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        fields = body.validated_data
+        dealer = self._player(session, fields["dealer"], "dealer")
+        opponent = self._player(session, fields["opponent"], "opponent")
+        payload = {k: v for k, v in request.data.items() if k in HandResultSerializer().fields}
+        try:
+            recorded = services.record_hand(
+                session=session,
+                by=request.user,
+                dealer=dealer,
+                opponent=opponent,
+                payload=payload,
+                override=fields.get("override"),
+                preview=fields["preview"],
+                key=request.headers.get("Idempotency-Key", ""),
+            )
+        except HandRefused as error:
+            return rules_error_response(error)
+        if recorded.hand is None:
+            return Response(preview_data(session, dealer, opponent, fields, recorded))
+        code = status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED
+        return self._hand_response(session, recorded.hand, code)
+
+    @extend_schema(parameters=[HAND_ID], responses=HandSerializer)
+    @action(detail=True, methods=["get"], url_path=r"hands/(?P<hand_id>\d+)")
+    def hand(self, request, pk=None, hand_id=None):
+        """One hand, with its history."""
+        session = self.get_object()
+        return Response(hand_data(self._hand(session, hand_id)))
+
+    def _cycle(self, request, pk, hand_id, step, serializer=None, **fixed):
+        session = self.get_object()
+        hand = self._hand(session, hand_id)
+        kwargs = dict(fixed)
+        if serializer is not None:
+            data = serializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            kwargs.update(data.validated_data)
+        try:
+            step(hand=hand, by=request.user, **kwargs)
+        except HandRefused as error:
+            return rules_error_response(error)
+        return self._hand_response(session, hand)
+
+    @extend_schema(parameters=[HAND_ID], request=HandReasonSerializer, responses=HandSerializer)
+    @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/void")
+    def void(self, request, pk=None, hand_id=None):
+        """Void the hand's result (scorers and admins): the ledger gets a reversal."""
+        return self._cycle(request, pk, hand_id, services.void_hand, HandReasonSerializer)
+
+    @extend_schema(
+        parameters=[HAND_ID],
+        request=HandCorrectSerializer,
+        responses={200: HandSerializer, **HAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/correct")
+    def correct(self, request, pk=None, hand_id=None):
+        """Correct the hand's result (scorers and admins): the ledger gets the reversal and
+        the new posting; the old result stays in the history."""
+        session = self.get_object()
+        hand = self._hand(session, hand_id)
+        data = HandCorrectSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        payload = {k: v for k, v in request.data.items() if k in HandResultSerializer().fields}
+        try:
+            services.correct_hand(
+                hand=hand, by=request.user, payload=payload, reason=data.validated_data["reason"]
+            )
+        except HandRefused as error:
+            return rules_error_response(error)
+        return self._hand_response(session, hand)
+
+    @extend_schema(parameters=[HAND_ID], request=None, responses=HandSerializer)
+    @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/confirm")
+    def confirm(self, request, pk=None, hand_id=None):
+        """Confirm a reported hand: the other player, a scorer or an admin."""
+        return self._cycle(request, pk, hand_id, services.confirm_hand)
+
+    @extend_schema(parameters=[HAND_ID], request=HandReasonSerializer, responses=HandSerializer)
+    @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/dispute")
+    def dispute(self, request, pk=None, hand_id=None):
+        """Dispute a reported hand; a scorer or an admin decides."""
+        return self._cycle(request, pk, hand_id, services.dispute_hand, HandReasonSerializer)
+
+    @extend_schema(parameters=[HAND_ID], request=None, responses=HandSerializer)
+    @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/withdraw")
+    def withdraw(self, request, pk=None, hand_id=None):
+        """The reporter takes back a report nobody confirmed yet."""
+        return self._cycle(request, pk, hand_id, services.withdraw_hand)
+
+    @extend_schema(
+        parameters=[HAND_ID],
+        request=HandDecideSerializer,
+        responses={200: HandSerializer, **HAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/decide")
+    def decide(self, request, pk=None, hand_id=None):
+        """Decide a disputed hand (scorers and admins): uphold it, or reject it and
+        optionally enter the right ``result``."""
+        session = self.get_object()
+        hand = self._hand(session, hand_id)
+        data = HandDecideSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        raw = request.data.get("result") if isinstance(request.data, dict) else None
+        payload = None
+        if data.validated_data.get("result") is not None and isinstance(raw, dict):
+            payload = {k: v for k, v in raw.items() if k in HandResultSerializer().fields}
+        try:
+            services.decide_hand(
+                hand=hand,
+                by=request.user,
+                uphold=data.validated_data["uphold"],
+                payload=payload,
+                note=data.validated_data.get("note", ""),
+            )
+        except HandRefused as error:
+            return rules_error_response(error)
+        return self._hand_response(session, hand)
+
+
+def register(router) -> None:
+    router.register("table-sessions", TableSessionViewSet, basename="table-session")

@@ -1,0 +1,280 @@
+"""The tables' forms: opening a table, and the hand form (which works without JavaScript:
+the card fields are paste boxes, ``matches/static/matches/singapore/hand.js`` adds the card
+picker over them)."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club
+from matches.singapore.hands import HandRefused
+
+SIDE_BETS = 3
+
+
+def card_tokens(text: str) -> list[str]:
+    """Card tokens from a pasted text: ``AS 2S, 3s  10h`` -> ``["AS", "2S", "3s", "10h"]``."""
+    return [t for t in re.split(r"[\s,;]+", text or "") if t]
+
+
+def meld_lists(text: str) -> list[list[str]] | None:
+    """Declared combinations: one per line, or separated by ``|``."""
+    groups = [card_tokens(part) for part in re.split(r"[|\n]+", text or "")]
+    groups = [g for g in groups if g]
+    return groups or None
+
+
+class OpenTableForm(forms.Form):
+    name = forms.CharField(label=_("Table"), max_length=80, initial=_("Table 1"))
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    point_value = forms.DecimalField(
+        label=_("Point value"),
+        required=False,
+        min_value=0.01,
+        max_digits=10,
+        decimal_places=2,
+        localize=True,
+        help_text=_("The money value of one point; empty: the table plays for points only."),
+    )
+    seats = forms.TypedMultipleChoiceField(
+        label=_("Players, in seating order"),
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Tick them going round the table to the right."),
+    )
+    order = forms.CharField(required=False, widget=forms.HiddenInput)
+    first_dealer = forms.TypedChoiceField(
+        label=_("First dealer"), coerce=int, required=False, empty_value=None
+    )
+    first_opponent = forms.TypedChoiceField(
+        label=_("First opponent"), coerce=int, required=False, empty_value=None
+    )
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = [(p.pk, p.display_name) for p in club.players.active().order_by("display_name")]
+        self.fields["seats"].choices = players
+        draw = [("", _("Draw by lot"))]
+        self.fields["first_dealer"].choices = draw + players
+        self.fields["first_opponent"].choices = draw + players
+
+    def seat_order(self) -> list[int]:
+        """The seats in the order they were ticked (the script records it), else as listed."""
+        chosen = self.cleaned_data["seats"]
+        order = [int(x) for x in re.findall(r"\d+", self.cleaned_data.get("order") or "")]
+        ordered = [pk for pk in order if pk in chosen]
+        return ordered + [pk for pk in chosen if pk not in ordered]
+
+
+class HandForm(forms.Form):
+    """A hand's result. ``people`` are the players seated at the table (playing, or sitting
+    out: they may cover and bet); ``players`` those who may play it."""
+
+    dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)
+    opponent = forms.TypedChoiceField(label=_("Opponent"), coerce=int)
+    winner = forms.ChoiceField(
+        label=_("Who closed?"),
+        choices=[("dealer", _("The dealer")), ("opponent", _("The opponent"))],
+        widget=forms.RadioSelect,
+    )
+    winner_cards = forms.CharField(
+        label=_("The winner's 10 cards"),
+        max_length=200,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+        help_text=_("Tap the cards below, or paste them: AS 2S 3S QH QD QC 7D 8D 9D 10D"),
+    )
+    loser_cards = forms.CharField(
+        label=_("The loser's 10 cards"),
+        max_length=200,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+    )
+    melds = forms.CharField(
+        label=_("As laid down (optional)"),
+        required=False,
+        max_length=300,
+        widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false"}),
+        help_text=_("One combination per line, or separated by |."),
+    )
+    dealer_quotas = forms.IntegerField(label=_("Dealer's quotas"), min_value=1, initial=1)
+    override = forms.CharField(
+        label=_("Out of turn: why is it allowed?"),
+        required=False,
+        max_length=1000,
+        help_text=_("Only a scorer or an admin may allow a hand out of turn."),
+    )
+
+    def __init__(self, *args, people, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.people = list(people)
+        playing = [(p.pk, p.display_name) for p in players]
+        self.fields["dealer"].choices = playing
+        self.fields["opponent"].choices = playing
+        for person in self.people:
+            self.fields[f"cover_{person.pk}"] = forms.IntegerField(
+                label=person.display_name, required=False, min_value=0
+            )
+        everyone = [("", "—")] + [(p.pk, p.display_name) for p in self.people]
+        for n in range(SIDE_BETS):
+            self.fields[f"bet_{n}_winner"] = forms.TypedChoiceField(
+                label=_("Backs the winner"),
+                choices=everyone,
+                coerce=int,
+                required=False,
+                empty_value=None,
+            )
+            self.fields[f"bet_{n}_loser"] = forms.TypedChoiceField(
+                label=_("Backs the loser"),
+                choices=everyone,
+                coerce=int,
+                required=False,
+                empty_value=None,
+            )
+            self.fields[f"bet_{n}_quotas"] = forms.IntegerField(
+                label=_("Quotas"), required=False, min_value=1
+            )
+
+    # --- Layout helpers for the template
+
+    def cover_fields(self):
+        return [(p, self[f"cover_{p.pk}"]) for p in self.people]
+
+    def bet_rows(self):
+        return [
+            (self[f"bet_{n}_winner"], self[f"bet_{n}_loser"], self[f"bet_{n}_quotas"])
+            for n in range(SIDE_BETS)
+        ]
+
+    # --- The payload in the API's terms
+
+    def clean(self):
+        data = super().clean()
+        for n in range(SIDE_BETS):
+            parts = [data.get(f"bet_{n}_{k}") for k in ("winner", "loser", "quotas")]
+            if any(p is not None for p in parts) and not all(p is not None for p in parts):
+                self.add_error(
+                    f"bet_{n}_quotas",
+                    _("A side bet names who backs the winner, who backs the loser, and quotas."),
+                )
+        return data
+
+    def payload(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "winner": data["winner"],
+            "winner_cards": card_tokens(data["winner_cards"]),
+            "loser_cards": card_tokens(data["loser_cards"]),
+            "melds": meld_lists(data.get("melds", "")),
+            "dealer_quotas": data["dealer_quotas"],
+            "covers": {
+                str(p.pk): data[f"cover_{p.pk}"] for p in self.people if data.get(f"cover_{p.pk}")
+            },
+            "side_bets": [
+                {
+                    "backer_of_winner": data[f"bet_{n}_winner"],
+                    "backer_of_loser": data[f"bet_{n}_loser"],
+                    "quotas": data[f"bet_{n}_quotas"],
+                }
+                for n in range(SIDE_BETS)
+                if data.get(f"bet_{n}_quotas")
+            ],
+        }
+
+    # --- A service's refusal shown on the form
+
+    def form_field(self, at: str | None) -> str | None:
+        """The form field an API field name (``covers.12``, ``side_bets[0].quotas``) is."""
+        if not at:
+            return None
+        if at.startswith("covers."):
+            name = f"cover_{at.split('.', 1)[1]}"
+            return name if name in self.fields else None
+        match = re.match(r"side_bets\[(\d+)\](?:\.(\w+))?", at)
+        if match:
+            n, part = match.groups()
+            part = {"backer_of_winner": "winner", "backer_of_loser": "loser"}.get(part, "quotas")
+            name = f"bet_{n}_{part}"
+            return name if name in self.fields else None
+        head = re.split(r"[\[.]", at)[0]
+        return head if head in self.fields else None
+
+    def add_refusal(self, error: ValidationError) -> None:
+        if isinstance(error, HandRefused):
+            for item in error.rules_errors:
+                if about_cards(item):
+                    continue  # shown next to the offending card (see card_errors)
+                self.add_error(self.form_field(item.get("at")), item["message"])
+            return
+        if hasattr(error, "error_dict"):
+            for at, messages in error.message_dict.items():
+                self.add_error(self.form_field(at), messages)
+        else:
+            self.add_error(None, error.messages)
+
+
+CARD_CODES = {"unknown_card", "hand_size", "too_many_copies", "not_closed", "same_suit_sequences"}
+
+
+def about_cards(item: dict) -> bool:
+    """Whether an engine error is about the cards or the melds (shown by the cards)."""
+    at = item.get("at") or ""
+    return item.get("code") in CARD_CODES or at.startswith("melds")
+
+
+def card_errors(form: HandForm, error: HandRefused | None) -> dict:
+    """The engine's errors by card, for the template: for each card field, its tokens and
+    the message next to each offending one (``too_many_copies`` marks every copy)."""
+    fields = {}
+    for name in ("winner_cards", "loser_cards"):
+        tokens = card_tokens(form.data.get(name, ""))
+        fields[name] = {"tokens": [{"card": t, "error": ""} for t in tokens], "errors": []}
+    if error is None:
+        return fields
+    for item in error.rules_errors:
+        if not about_cards(item):
+            continue
+        at = item.get("at") or ""
+        match = re.match(r"(winner_cards|loser_cards)\[(\d+)\]", at)
+        if match:
+            name, index = match.group(1), int(match.group(2))
+            tokens = fields[name]["tokens"]
+            if index < len(tokens):
+                tokens[index]["error"] = item["message"]
+                continue
+        if item.get("code") == "too_many_copies":
+            marked = False
+            for name in fields:
+                for token in fields[name]["tokens"]:
+                    if _same_card(token["card"], at):
+                        token["error"] = item["message"]
+                        marked = True
+            if marked:
+                fields["winner_cards"]["errors"].append(item["message"])
+                continue
+        where = "loser_cards" if at.startswith("loser_cards") else "winner_cards"
+        if at.startswith("melds"):
+            continue
+        fields[where]["errors"].append(item["message"])
+    return fields
+
+
+def meld_errors(error: HandRefused | None) -> list[str]:
+    if error is None:
+        return []
+    return [e["message"] for e in error.rules_errors if (e.get("at") or "").startswith("melds")]
+
+
+def _same_card(token: str, card: str) -> bool:
+    from rules.cards import Card
+
+    try:
+        return str(Card.parse(token)) == card
+    except (ValueError, TypeError):
+        return False

@@ -1,0 +1,492 @@
+"""Singapore tables: one keyword-only service per write, for the pages and the API alike.
+
+Every write to a session locks the session's row first, so seat changes and hands at one
+table happen one after the other: the rotation a hand is checked against is the one it
+is recorded into.
+
+Who may do what: a scorer or an admin opens and closes tables, seats anyone and records
+hands in force at once; a member may seat themself, leave, sit out and come back, and report
+a hand they play in (the other player confirms it). Voids and corrections are for scorers
+and admins. Refusals: 403 (``PermissionDenied``) for a role that is not enough, 409
+(``Conflict``) for the wrong moment (a hand out of turn, a closed table), 400
+(``ValidationError`` naming the field) for bad input.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import date as Date
+from decimal import Decimal, InvalidOperation
+
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max, OuterRef, Subquery
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs.access import ClubAccess, access_club
+from clubs.errors import Conflict
+from clubs.models import Club, Player, Role, Season
+from matches import outcomes
+from matches.models import Hand, Outcome, OutcomeStatus, TableSeat, TableSession
+from matches.singapore import rotation
+from matches.singapore.hands import CheckedHand, Table, just_checked, preview_view, read_payload
+
+COUNTED = [OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED, OutcomeStatus.CONFIRMED]
+
+
+def season_of(club: Club, day: Date) -> Season | None:
+    """The club's season holding ``day``, if any."""
+    return club.seasons.filter(start__lte=day, end__gte=day).first()
+
+
+def _lock(session: TableSession) -> TableSession:
+    return (
+        TableSession.objects.select_for_update(of=("self",))
+        .select_related("club", "house_rules")
+        .get(pk=session.pk)
+    )
+
+
+def _require_open(session: TableSession) -> None:
+    if session.closed_at is not None:
+        raise Conflict(_("This table is closed."))
+
+
+def _access(by, club: Club, at_least: str | None = Role.MEMBER) -> ClubAccess:
+    return access_club(by, club, at_least=at_least)
+
+
+def _point_value(value) -> Decimal | None:
+    if value is None or value == "":
+        return None
+    try:
+        amount = Decimal(str(value).strip().replace(",", "."))
+    except (InvalidOperation, ValueError):
+        raise ValidationError({"point_value": _("A sum of money, such as 0.10.")}) from None
+    if not amount.is_finite() or amount <= 0 or amount >= Decimal("100000000"):
+        raise ValidationError({"point_value": _("More than zero, or empty for points only.")})
+    if amount != amount.quantize(Decimal("0.01")):
+        raise ValidationError({"point_value": _("At most two decimal places.")})
+    return amount
+
+
+def _players_of(club: Club, players: list[Player], field_name: str) -> list[Player]:
+    for player in players:
+        if player.club_id != club.pk or player.merged_into_id is not None:
+            raise ValidationError(
+                {field_name: _("%(name)s is not a player of this club.") % {"name": player}}
+            )
+    return players
+
+
+def draw_first_pair(seats: list[int], seed: int) -> tuple[int, int]:
+    """The first dealer and opponent drawn by lot: the same seed and seats give the same
+    pair (``random.Random(seed).sample(seats, 2)``)."""
+    dealer, opponent = random.Random(seed).sample(seats, 2)
+    return dealer, opponent
+
+
+# --- Sessions and seats ------------------------------------------------------------------
+
+
+@transaction.atomic
+def open_session(
+    *,
+    club: Club,
+    by,
+    name: str,
+    seats: list[Player],
+    point_value=None,
+    first_dealer: Player | None = None,
+    first_opponent: Player | None = None,
+    date: Date | None = None,
+    seed: int | None = None,
+) -> TableSession:
+    """Open a table with ``seats`` in rotation order. The first dealer and opponent are
+    the scorer's (both or neither) or drawn by lot from a recorded seed."""
+    access = _access(by, club, Role.SCORER)
+    club = access.club
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise ValidationError({"name": _("Name the table.")})
+    if len(name) > 80:
+        raise ValidationError({"name": _("At most 80 characters.")})
+    value = _point_value(point_value)
+    _players_of(club, seats, "seats")
+    if len(seats) < 2:
+        raise ValidationError({"seats": _("A table needs at least two players.")})
+    ids = [p.pk for p in seats]
+    if len(set(ids)) != len(ids):
+        raise ValidationError({"seats": _("A player can sit at a table only once.")})
+    if (first_dealer is None) != (first_opponent is None):
+        raise ValidationError(
+            {"first_opponent": _("Give both the first dealer and the first opponent, or neither.")}
+        )
+    draw: dict = {}
+    if first_dealer is not None:
+        for field_name, player in (
+            ("first_dealer", first_dealer),
+            ("first_opponent", first_opponent),
+        ):
+            if player.pk not in ids:
+                raise ValidationError({field_name: _("Choose someone seated at the table.")})
+        if first_dealer.pk == first_opponent.pk:
+            raise ValidationError({"first_opponent": _("The dealer plays against someone else.")})
+    else:
+        seed = secrets.randbits(62) if seed is None else seed
+        dealer_id, opponent_id = draw_first_pair(ids, seed)
+        by_id = {p.pk: p for p in seats}
+        first_dealer, first_opponent = by_id[dealer_id], by_id[opponent_id]
+        draw = {"seed": seed, "seats": ids}
+    day = date or timezone.localdate()
+    session = TableSession.objects.create(
+        club=club,
+        season=season_of(club, day),
+        name=name,
+        date=day,
+        house_rules=club.current_house_rules("singapore"),
+        point_value=value,
+        currency=club.currency if value is not None else "",
+        first_dealer=first_dealer,
+        first_opponent=first_opponent,
+        draw=draw,
+        created_by=by if by.is_authenticated else None,
+    )
+    now = timezone.now()
+    TableSeat.objects.bulk_create(
+        TableSeat(session=session, player=p, position=n, joined_at=now) for n, p in enumerate(seats)
+    )
+    return session
+
+
+def _self_or_scorer(by, session: TableSession, player: Player) -> None:
+    access = _access(by, session.club)
+    if access.is_scorer:
+        return
+    if player.user_id is None or player.user_id != by.pk:
+        raise PermissionDenied(_("A scorer or an admin seats others; you may seat only yourself."))
+
+
+def _seat(session: TableSession, player: Player) -> TableSeat:
+    seat = session.seats.filter(player=player).first()
+    if seat is None or seat.left_at is not None:
+        raise ValidationError({"player": _("%(name)s is not at this table.") % {"name": player}})
+    return seat
+
+
+@transaction.atomic
+def join_table(*, session: TableSession, player: Player, by) -> TableSeat:
+    """Seat ``player`` at the end of the rotation (a person who left comes back there)."""
+    _self_or_scorer(by, session, player)
+    session = _lock(session)
+    _require_open(session)
+    _players_of(session.club, [player], "player")
+    seat = session.seats.filter(player=player).first()
+    if seat is not None and seat.left_at is None:
+        raise ValidationError(
+            {"player": _("%(name)s is already at this table.") % {"name": player}}
+        )
+    last = session.seats.aggregate(last=Max("position"))["last"]
+    position = 0 if last is None else last + 1
+    if seat is None:
+        seat = TableSeat.objects.create(session=session, player=player, position=position)
+    else:
+        seat.position, seat.left_at, seat.sitting_out = position, None, False
+        seat.joined_at = timezone.now()
+        seat.save(update_fields=["position", "left_at", "sitting_out", "joined_at"])
+    return seat
+
+
+def _change_seat(*, session: TableSession, player: Player, by, **changes) -> TableSeat:
+    _self_or_scorer(by, session, player)
+    session = _lock(session)
+    _require_open(session)
+    seat = _seat(session, player)
+    for name, value in changes.items():
+        setattr(seat, name, value)
+    seat.save(update_fields=list(changes))
+    return seat
+
+
+@transaction.atomic
+def leave_table(*, session: TableSession, player: Player, by) -> TableSeat:
+    """``player`` leaves the table; the seat is kept (history, where the rotation counts)."""
+    return _change_seat(session=session, player=player, by=by, left_at=timezone.now())
+
+
+@transaction.atomic
+def sit_out(*, session: TableSession, player: Player, by) -> TableSeat:
+    """``player`` stays at the table but out of the rotation (may still cover and bet)."""
+    return _change_seat(session=session, player=player, by=by, sitting_out=True)
+
+
+@transaction.atomic
+def return_to_play(*, session: TableSession, player: Player, by) -> TableSeat:
+    return _change_seat(session=session, player=player, by=by, sitting_out=False)
+
+
+@transaction.atomic
+def close_table(*, session: TableSession, by) -> TableSession:
+    """Close the table: no more hands or seat changes (results can still be corrected)."""
+    _access(by, session.club, Role.SCORER)
+    session = _lock(session)
+    _require_open(session)
+    session.closed_at = timezone.now()
+    session.save(update_fields=["closed_at"])
+    return session
+
+
+# --- The rotation --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table's seats, its last counted hand and who is next."""
+
+    seats: list[TableSeat]
+    last: rotation.LastHand | None
+    next: tuple[int, int] | None
+
+    @property
+    def states(self) -> list[rotation.SeatState]:
+        return [rotation.SeatState(s.player_id, s.plays) for s in self.seats]
+
+
+def _last_hands(session_ids: list[int]) -> dict[int, rotation.LastHand]:
+    """The winner and loser of each session's latest hand whose result counts (in force or
+    waiting for confirmation), in two queries whatever the number of sessions."""
+    latest = (
+        TableSession.objects.filter(pk__in=session_ids)
+        .annotate(
+            last_hand=Subquery(
+                Hand.objects.filter(session=OuterRef("pk"), outcomes__status__in=COUNTED)
+                .order_by("-number")
+                .values("pk")[:1]
+            )
+        )
+        .filter(last_hand__isnull=False)
+        .values_list("last_hand", flat=True)
+    )
+    rows = Outcome.objects.filter(
+        content_type=ContentType.objects.get_for_model(Hand),
+        object_id__in=Subquery(latest),
+        status__in=COUNTED,
+    ).values_list("object_id", "payload__winner")
+    winners = dict(rows)
+    found = {}
+    hands = Hand.objects.filter(pk__in=list(winners)).values_list(
+        "pk", "session_id", "dealer_id", "opponent_id"
+    )
+    for pk, session_id, dealer, opponent in hands:
+        if winners[pk] == "dealer":
+            found[session_id] = rotation.LastHand(dealer, opponent)
+        else:
+            found[session_id] = rotation.LastHand(opponent, dealer)
+    return found
+
+
+def last_hand(session: TableSession) -> rotation.LastHand | None:
+    return _last_hands([session.pk]).get(session.pk)
+
+
+def _first(session: TableSession) -> tuple[int, int] | None:
+    if session.first_dealer_id and session.first_opponent_id:
+        return session.first_dealer_id, session.first_opponent_id
+    return None
+
+
+def _state(session: TableSession, seats: list[TableSeat], last) -> TableState:
+    states = [rotation.SeatState(s.player_id, s.plays) for s in seats]
+    return TableState(
+        seats=seats, last=last, next=rotation.next_pair(states, last, _first(session))
+    )
+
+
+def table_state(session: TableSession, seats: list[TableSeat] | None = None) -> TableState:
+    if seats is None:
+        seats = list(session.seats.select_related("player").order_by("position"))
+    return _state(session, seats, last_hand(session))
+
+
+def table_states(sessions: list[TableSession]) -> dict[int, TableState]:
+    """Every session's state, in a constant number of queries (for lists)."""
+    ids = [s.pk for s in sessions]
+    seats: dict[int, list[TableSeat]] = {pk: [] for pk in ids}
+    for seat in (
+        TableSeat.objects.filter(session__in=ids)
+        .select_related("player")
+        .order_by("session", "position")
+    ):
+        seats[seat.session_id].append(seat)
+    last = _last_hands(ids) if ids else {}
+    return {s.pk: _state(s, seats[s.pk], last.get(s.pk)) for s in sessions}
+
+
+# --- Hands -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Recorded:
+    """What recording (or previewing) a hand gives: the hand (None for a preview), its
+    outcome, and the check's figures for a preview."""
+
+    hand: Hand | None
+    outcome: Outcome | None
+    checked: CheckedHand | None = None
+    preview: dict | None = None
+    replayed: bool = False  # an idempotency key seen before: nothing new was written
+
+
+def _name(player_id: int, seats: list[TableSeat]) -> str:
+    for seat in seats:
+        if seat.player_id == player_id:
+            return seat.player.display_name
+    return str(player_id)
+
+
+def _check_turn(session, state: TableState, dealer, opponent, *, override, access) -> str:
+    """'' when the hand is in turn; the override's reason when a scorer allows it;
+    ``Conflict`` (409) otherwise."""
+    if rotation.in_turn(state.states, state.last, _first(session), (dealer.pk, opponent.pk)):
+        return ""
+    reason = " ".join(str(override or "").split())
+    if reason:
+        if not access.is_scorer:
+            raise PermissionDenied(_("Only a scorer or an admin may allow a hand out of turn."))
+        return reason[:1000]
+    if state.next is None:
+        raise Conflict(_("Out of turn."))
+    raise Conflict(
+        _("Out of turn: the next hand is %(dealer)s (dealing) against %(opponent)s.")
+        % {
+            "dealer": _name(state.next[0], state.seats),
+            "opponent": _name(state.next[1], state.seats),
+        }
+    )
+
+
+@transaction.atomic
+def record_hand(
+    *,
+    session: TableSession,
+    by,
+    dealer: Player,
+    opponent: Player,
+    payload: dict,
+    override: str | None = None,
+    preview: bool = False,
+    key: str = "",
+    played_at=None,
+) -> Recorded:
+    """Record a hand at ``session`` between ``dealer`` and ``opponent``, its result
+    ``payload`` (see ``matches.singapore.hands``) reported through the result cycle: in
+    force at once from a scorer or an admin, waiting for the other player's confirmation
+    from one of the two players.
+
+    Out of turn is a 409 unless ``override`` (a reason) comes from a scorer or an admin: it
+    is then recorded with who and why. ``preview`` checks everything and writes nothing.
+    ``key`` (an API client's idempotency key) returns the hand already recorded with it.
+    """
+    access = _access(by, session.club)
+    plays = by.is_authenticated and by.pk in (dealer.user_id, opponent.user_id)
+    if not (access.is_scorer or plays):
+        raise PermissionDenied(_("Only the two players, a scorer or an admin may record a hand."))
+    session = _lock(session)
+    key = str(key or "")[:100]
+    if key:
+        existing = session.hands.filter(client_key=key).first()
+        if existing is not None:
+            return Recorded(hand=existing, outcome=None, replayed=True)
+    _require_open(session)
+    seats = list(session.seats.select_related("player").order_by("position"))
+    table = Table.of(session, seats)
+    for field_name, player in (("dealer", dealer), ("opponent", opponent)):
+        seat = next((s for s in seats if s.player_id == player.pk), None)
+        if seat is None or not seat.plays:
+            raise ValidationError(
+                {field_name: _("%(name)s is not playing at this table.") % {"name": player}}
+            )
+    if dealer.pk == opponent.pk:
+        raise ValidationError({"opponent": _("The dealer plays against someone else.")})
+    checked = read_payload(table, dealer, opponent, payload)
+    state = table_state(session, seats)
+    reason = _check_turn(session, state, dealer, opponent, override=override, access=access)
+    if preview:
+        return Recorded(
+            hand=None, outcome=None, checked=checked, preview=preview_view(table, checked, dealer)
+        )
+    number = (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1
+    try:
+        with transaction.atomic():
+            hand = Hand.objects.create(
+                session=session,
+                club=session.club,
+                season=session.season,
+                number=number,
+                dealer=dealer,
+                opponent=opponent,
+                played_at=played_at or timezone.now(),
+                out_of_turn=bool(reason),
+                client_key=key,
+                created_by=by if by.is_authenticated else None,
+            )
+    except IntegrityError as error:  # unreachable under the session's lock
+        raise Conflict(_("Someone else recorded a hand at the same moment.")) from error
+    if reason:
+        outcomes.audit(
+            hand,
+            action="out_of_turn",
+            by=by,
+            note=reason,
+            data={
+                "expected": list(state.next) if state.next else None,
+                "played": [dealer.pk, opponent.pk],
+            },
+        )
+    token = just_checked.set(checked)
+    try:
+        outcome = outcomes.report_outcome(subject=hand, payload=checked.payload, by=by)
+    finally:
+        just_checked.reset(token)
+    return Recorded(hand=hand, outcome=outcome, checked=checked)
+
+
+def _hand_for_cycle(hand: Hand) -> Hand:
+    return Hand.objects.select_related(
+        "session__club", "session__house_rules", "dealer", "opponent"
+    ).get(pk=hand.pk)
+
+
+def void_hand(*, hand: Hand, by, reason: str) -> Outcome:
+    """Void the hand's result (scorers and admins): the ledger gets the reversal."""
+    return outcomes.void_outcome(subject=_hand_for_cycle(hand), by=by, reason=reason)
+
+
+def correct_hand(*, hand: Hand, by, payload: dict, reason: str) -> Outcome:
+    """Replace the hand's result (scorers and admins): the ledger gets the reversal of the
+    old posting and the new one; the old result is kept."""
+    return outcomes.correct_outcome(
+        subject=_hand_for_cycle(hand), by=by, payload=payload, reason=reason
+    )
+
+
+def confirm_hand(*, hand: Hand, by) -> Outcome:
+    return outcomes.confirm_outcome(subject=_hand_for_cycle(hand), by=by)
+
+
+def dispute_hand(*, hand: Hand, by, reason: str) -> Outcome:
+    return outcomes.dispute_outcome(subject=_hand_for_cycle(hand), by=by, reason=reason)
+
+
+def withdraw_hand(*, hand: Hand, by) -> Outcome:
+    return outcomes.withdraw_outcome(subject=_hand_for_cycle(hand), by=by)
+
+
+def decide_hand(*, hand: Hand, by, uphold: bool, payload: dict | None = None, note: str = ""):
+    return outcomes.decide_outcome(
+        subject=_hand_for_cycle(hand), by=by, uphold=uphold, payload=payload, note=note
+    )

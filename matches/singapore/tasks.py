@@ -1,0 +1,43 @@
+"""Singapore's Celery tasks: the players' statistics, rebuilt from the hands in force.
+
+Tasks take ids, are queued after the transaction that changed the hands commits, and are
+idempotent and safe in any order: each rebuilds its rows from what is in force when it runs
+(``matches.singapore.stats``).
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from matches.models import Hand
+
+
+def queue_stats(hand: Hand) -> None:
+    """Rebuild, once the transaction commits, the season's statistics of everyone in any
+    result of ``hand`` (the one in force and those it replaced)."""
+    from matches.models import GameSeat
+
+    players = sorted(
+        set(
+            GameSeat.objects.filter(
+                game_record__outcome__object_id=hand.pk,
+                game_record__outcome__content_type__model="hand",
+                game_record__outcome__content_type__app_label="matches",
+            ).values_list("player_id", flat=True)
+        )
+    )
+    recompute_stats.delay_on_commit(
+        club_id=hand.club_id, player_ids=players, season_ids=[hand.season_id]
+    )
+
+
+@shared_task(name="matches.singapore.recompute_stats")
+def recompute_stats(
+    *, club_id: int, player_ids: list[int] | None = None, season_ids: list | None = None
+) -> int:
+    """Rebuild the statistics of ``player_ids`` (all: None) in ``season_ids`` (all: None;
+    a None inside means hands outside any season). Called by guest merges with
+    ``club_id`` and ``player_ids``."""
+    from matches.singapore.stats import rebuild
+
+    return rebuild(club_id, player_ids=player_ids, season_ids=season_ids)

@@ -1,0 +1,492 @@
+"""Singapore tables' pages. Each view: authorize (``club_page``), fetch, act through the
+services (the same as the API's), render or redirect."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
+from django.views.decorators.http import require_POST
+
+from clubs.access import club_page
+from clubs.errors import Conflict
+from clubs.models import Player, Role
+from ledger import services as ledger
+from matches.models import Hand, OutcomeStatus, TableSession
+from matches.singapore import services
+from matches.singapore.forms import HandForm, OpenTableForm, card_errors, meld_errors
+from matches.singapore.hands import HandRefused, current_outcome, views_of, with_history
+from matches.singapore.sheet import build_sheet, closing_label, sheet_csv
+
+
+def _session(access, session_id) -> TableSession:
+    return get_object_or_404(
+        TableSession.objects.select_related("club", "house_rules"),
+        club=access.club,
+        pk=session_id,
+    )
+
+
+def _hand(session, hand_id) -> Hand:
+    hand = with_history(session.hands.filter(pk=hand_id)).first()
+    if hand is None:
+        raise Http404(_("No such hand."))
+    hand.session = session
+    return hand
+
+
+def _my_player(request, club) -> Player | None:
+    if not request.user.is_authenticated:
+        return None
+    return club.players.filter(user=request.user, merged_into__isnull=True).first()
+
+
+def _table_url(session) -> str:
+    return reverse("singapore:table", args=[session.club.slug, session.pk])
+
+
+# --- Tables --------------------------------------------------------------------------------
+
+
+@club_page(at_least=Role.MEMBER)
+def tables(request, access):
+    club = access.club
+    sessions = list(club.table_sessions.order_by("-date", "-pk")[:100])
+    states = services.table_states(sessions)
+    return render(
+        request,
+        "matches/singapore/tables.html",
+        {
+            "club": club,
+            "access": access,
+            "open_tables": [(s, states[s.pk]) for s in sessions if s.is_open],
+            "closed_tables": [(s, states[s.pk]) for s in sessions if not s.is_open],
+        },
+    )
+
+
+@club_page(at_least=Role.SCORER)
+def open_table(request, access):
+    club = access.club
+    form = OpenTableForm(request.POST or None, club=club, initial={"date": timezone.localdate()})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        players = {p.pk: p for p in club.players.filter(pk__in=data["seats"])}
+        order = form.seat_order()
+        pair = {}
+        for name in ("first_dealer", "first_opponent"):
+            if data.get(name):
+                pair[name] = club.players.filter(pk=data[name]).first()
+        try:
+            session = services.open_session(
+                club=club,
+                by=request.user,
+                name=data["name"],
+                seats=[players[pk] for pk in order if pk in players],
+                point_value=data.get("point_value"),
+                date=data["date"],
+                **pair,
+            )
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, _("Table opened."))
+            return redirect(_table_url(session))
+    return render(
+        request, "matches/singapore/open_table.html", {"club": club, "access": access, "form": form}
+    )
+
+
+def _add_errors(form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error.messages)
+
+
+@club_page(at_least=Role.MEMBER)
+def table(request, access, session_id):
+    session = _session(access, session_id)
+    state = services.table_state(session)
+    me = _my_player(request, access.club)
+    names = {s.player_id: s.player.display_name for s in state.seats}
+    hands = list(with_history(session.hands.order_by("-number"))[:12])
+    recent = []
+    for hand in hands:
+        hand.session = session
+        current = current_outcome(hand)
+        view = next(v for v in views_of(hand) if v.outcome.pk == current.pk)
+        recent.append(
+            {
+                "hand": hand,
+                "view": view,
+                "status": current,
+                "closing": closing_label(view.multiplier),
+            }
+        )
+    seated = {s.player_id for s in state.seats if s.left_at is None}
+    can_seat = access.club.players.active().exclude(pk__in=seated).order_by("display_name")
+    return render(
+        request,
+        "matches/singapore/table.html",
+        {
+            "club": access.club,
+            "access": access,
+            "session": session,
+            "state": state,
+            "names": names,
+            "next_dealer": names.get(state.next[0]) if state.next else None,
+            "next_opponent": names.get(state.next[1]) if state.next else None,
+            "me": me,
+            "i_sit": me is not None and me.pk in seated,
+            "can_seat": can_seat if access.is_scorer else [],
+            "recent": recent,
+            "waiting": [r for r in recent if r["status"].is_open],
+        },
+    )
+
+
+def _seat_redirect(request, session, call):
+    try:
+        call()
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    except Conflict as error:
+        messages.error(request, error.message)
+    return redirect(_table_url(session))
+
+
+@require_POST
+@club_page(at_least=Role.MEMBER)
+def join(request, access, session_id):
+    session = _session(access, session_id)
+    player = access.club.players.filter(pk=request.POST.get("player") or 0).first()
+    if player is None:
+        messages.error(request, _("Choose a player."))
+        return redirect(_table_url(session))
+    return _seat_redirect(
+        request,
+        session,
+        lambda: services.join_table(session=session, player=player, by=request.user),
+    )
+
+
+SEAT_ACTIONS = {
+    "leave": services.leave_table,
+    "sit-out": services.sit_out,
+    "return": services.return_to_play,
+}
+
+
+@require_POST
+@club_page(at_least=Role.MEMBER)
+def seat(request, access, session_id, player_id, step):
+    session = _session(access, session_id)
+    service = SEAT_ACTIONS.get(step)
+    player = access.club.players.filter(pk=player_id).first()
+    if service is None or player is None:
+        raise Http404(_("No such seat."))
+    return _seat_redirect(
+        request, session, lambda: service(session=session, player=player, by=request.user)
+    )
+
+
+@require_POST
+@club_page(at_least=Role.SCORER)
+def close(request, access, session_id):
+    session = _session(access, session_id)
+    return _seat_redirect(
+        request, session, lambda: services.close_table(session=session, by=request.user)
+    )
+
+
+# --- Hands -----------------------------------------------------------------------------------
+
+
+def _hand_form(request, session, state, *, initial=None, fixed=None):
+    people = [s.player for s in state.seats if s.left_at is None]
+    players = [s.player for s in state.seats if s.plays]
+    if fixed is not None:  # a correction: the hand's own two players
+        players = list(fixed)
+    return HandForm(request.POST or None, people=people, players=players, initial=initial or {})
+
+
+def _render_hand_form(request, access, session, form, *, refused=None, preview=None, **extra):
+    context = {
+        "club": access.club,
+        "access": access,
+        "session": session,
+        "form": form,
+        "cards": card_errors(form, refused) if form.is_bound else {},
+        "meld_errors": meld_errors(refused),
+        "preview": preview,
+        "status": 409
+        if extra.get("conflict")
+        else (400 if form.errors or refused or extra.get("reason_error") else 200),
+        **extra,
+    }
+    return render(request, "matches/singapore/hand_form.html", context, status=context["status"])
+
+
+def _preview_context(session, recorded, names) -> dict:
+    result = recorded.preview["result"]
+    return {
+        "melds": result.get("melds", []),
+        "combinations": result.get("combinations"),
+        "multiplier": result.get("multiplier"),
+        "closing": closing_label(result.get("multiplier", 1)),
+        "raw_points": result.get("raw_points"),
+        "rounded_points": result.get("rounded_points"),
+        "points": result.get("points"),
+        "transfers": [
+            {**t, "payer": names.get(t["from"], t["from"]), "payee": names.get(t["to"], t["to"])}
+            for t in recorded.preview["transfers"]
+        ],
+        "balances": [
+            (names.get(pid, pid), points, session.amount(points))
+            for pid, points in recorded.preview["balances"].items()
+            if points
+        ],
+    }
+
+
+@club_page(at_least=Role.MEMBER)
+def new_hand(request, access, session_id):
+    session = _session(access, session_id)
+    state = services.table_state(session)
+    initial = {}
+    if state.next:
+        initial = {"dealer": state.next[0], "opponent": state.next[1]}
+    form = _hand_form(request, session, state, initial=initial)
+    names = {s.player_id: s.player.display_name for s in state.seats}
+    if request.method != "POST":
+        return _render_hand_form(request, access, session, form, state=state)
+    if not form.is_valid():
+        return _render_hand_form(request, access, session, form, state=state)
+    data = form.cleaned_data
+    players = {s.player_id: s.player for s in state.seats}
+    previewing = request.POST.get("action") == "preview"
+    try:
+        recorded = services.record_hand(
+            session=session,
+            by=request.user,
+            dealer=players[data["dealer"]],
+            opponent=players[data["opponent"]],
+            payload=form.payload(),
+            override=data.get("override") or None,
+            preview=previewing,
+        )
+    except HandRefused as error:
+        form.add_refusal(error)
+        return _render_hand_form(request, access, session, form, refused=error, state=state)
+    except ValidationError as error:
+        form.add_refusal(error)
+        return _render_hand_form(request, access, session, form, state=state)
+    except Conflict as error:
+        form.add_error(None, error.message)
+        return _render_hand_form(request, access, session, form, state=state, conflict=True)
+    if previewing:
+        preview = _preview_context(session, recorded, names)
+        return _render_hand_form(request, access, session, form, preview=preview, state=state)
+    if recorded.outcome.status == OutcomeStatus.REPORTED:
+        messages.success(
+            request,
+            _("Hand %(n)s recorded: the other player confirms it.") % {"n": recorded.hand.number},
+        )
+    else:
+        messages.success(request, _("Hand %(n)s recorded.") % {"n": recorded.hand.number})
+    return redirect(_table_url(session))
+
+
+@club_page(at_least=Role.MEMBER)
+def hand(request, access, session_id, hand_id):
+    session = _session(access, session_id)
+    found = _hand(session, hand_id)
+    views = views_of(found)
+    current = current_outcome(found)
+    names = {
+        p.pk: p.display_name
+        for p in access.club.players.filter(
+            pk__in={pid for v in views for pid in v.balances} | {found.dealer_id, found.opponent_id}
+        )
+    }
+    history = []
+    for view in views:
+        history.append(
+            {
+                "view": view,
+                "closing": closing_label(view.multiplier),
+                "transfers": [
+                    {**t, "payer": names.get(t["from"]), "payee": names.get(t["to"])}
+                    for t in view.transfers
+                ],
+                "winner_name": names.get(view.winner_player),
+            }
+        )
+    me = _my_player(request, access.club)
+    plays = me is not None and me.pk in (found.dealer_id, found.opponent_id)
+    return render(
+        request,
+        "matches/singapore/hand.html",
+        {
+            "club": access.club,
+            "access": access,
+            "session": session,
+            "hand": found,
+            "current": current,
+            "history": history,
+            "plays": plays,
+            "audit": [
+                {
+                    "entry": entry,
+                    "what": str(STEPS.get(entry.action, entry.action)),
+                    "status": OutcomeStatus(entry.to_status).label if entry.to_status else "",
+                }
+                for entry in found.audit_entries.select_related("by").order_by("at", "pk")
+            ],
+        },
+    )
+
+
+STEPS = {
+    "report": pgettext_lazy("a hand", "recorded"),
+    "confirm": pgettext_lazy("a hand", "confirmed"),
+    "dispute": pgettext_lazy("a hand", "disputed"),
+    "withdraw": pgettext_lazy("a hand", "withdrawn"),
+    "decide": pgettext_lazy("a hand", "decided"),
+    "correct": pgettext_lazy("a hand", "corrected"),
+    "void": pgettext_lazy("a hand", "voided"),
+    "out_of_turn": pgettext_lazy("a hand", "allowed out of turn"),
+    "import": pgettext_lazy("a hand", "imported"),
+}
+
+HAND_STEPS = {
+    "confirm": lambda hand, by, post: services.confirm_hand(hand=hand, by=by),
+    "dispute": lambda hand, by, post: services.dispute_hand(
+        hand=hand, by=by, reason=post.get("reason", "")
+    ),
+    "withdraw": lambda hand, by, post: services.withdraw_hand(hand=hand, by=by),
+    "void": lambda hand, by, post: services.void_hand(
+        hand=hand, by=by, reason=post.get("reason", "")
+    ),
+    "uphold": lambda hand, by, post: services.decide_hand(
+        hand=hand, by=by, uphold=True, note=post.get("reason", "")
+    ),
+    "reject": lambda hand, by, post: services.decide_hand(
+        hand=hand, by=by, uphold=False, note=post.get("reason", "")
+    ),
+}
+
+
+@require_POST
+@club_page(at_least=Role.MEMBER)
+def hand_step(request, access, session_id, hand_id, step):
+    session = _session(access, session_id)
+    found = _hand(session, hand_id)
+    call = HAND_STEPS.get(step)
+    if call is None:
+        raise Http404(_("No such step."))
+    try:
+        call(found, request.user, request.POST)
+        messages.success(request, _("Done."))
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    except Conflict as error:
+        messages.error(request, error.message)
+    return redirect(reverse("singapore:hand", args=[access.club.slug, session.pk, found.pk]))
+
+
+@club_page(at_least=Role.SCORER)
+def correct(request, access, session_id, hand_id):
+    session = _session(access, session_id)
+    found = _hand(session, hand_id)
+    state = services.table_state(session)
+    current = current_outcome(found)
+    view = next(v for v in views_of(found) if v.outcome.pk == current.pk)
+    initial = {
+        "dealer": found.dealer_id,
+        "opponent": found.opponent_id,
+        "winner": view.winner,
+        "winner_cards": " ".join(view.winner_cards),
+        "loser_cards": " ".join(view.loser_cards),
+        "melds": "\n".join(" ".join(m) for m in view.melds or []),
+        "dealer_quotas": view.dealer_quotas,
+        **{f"cover_{pid}": q for pid, q in view.covers.items()},
+    }
+    for n, bet in enumerate(view.side_bets[:3]):
+        initial[f"bet_{n}_winner"] = bet["backer_of_winner"]
+        initial[f"bet_{n}_loser"] = bet["backer_of_loser"]
+        initial[f"bet_{n}_quotas"] = bet["quotas"]
+    form = _hand_form(
+        request, session, state, initial=initial, fixed=[found.dealer, found.opponent]
+    )
+    extra = {"state": state, "correcting": found}
+    if request.method != "POST" or not form.is_valid():
+        return _render_hand_form(request, access, session, form, **extra)
+    try:
+        services.correct_hand(
+            hand=found,
+            by=request.user,
+            payload=form.payload(),
+            reason=request.POST.get("reason", ""),
+        )
+    except HandRefused as error:
+        form.add_refusal(error)
+        return _render_hand_form(request, access, session, form, refused=error, **extra)
+    except ValidationError as error:
+        if "reason" in getattr(error, "message_dict", {}):
+            extra["reason_error"] = error.message_dict["reason"]
+        else:
+            form.add_refusal(error)
+        return _render_hand_form(request, access, session, form, **extra)
+    except Conflict as error:
+        form.add_error(None, error.message)
+        return _render_hand_form(request, access, session, form, conflict=True, **extra)
+    messages.success(request, _("Hand %(n)s corrected.") % {"n": found.number})
+    return redirect(reverse("singapore:hand", args=[access.club.slug, session.pk, found.pk]))
+
+
+# --- The sheet -------------------------------------------------------------------------------
+
+
+@club_page(at_least=Role.MEMBER)
+def sheet(request, access, session_id):
+    session = _session(access, session_id)
+    plan = ledger.settle_up_plan(
+        club=access.club, unit=session.unit, scope=ledger.scope_of_session(session.pk)
+    )
+    ledger_url = (
+        reverse("ledger:club", args=[access.club.slug])
+        + "?"
+        + urlencode({"unit": session.unit, "session": session.pk})
+    )
+    return render(
+        request,
+        "matches/singapore/sheet.html",
+        {
+            "club": access.club,
+            "access": access,
+            "session": session,
+            "sheet": build_sheet(session),
+            "plan": plan,
+            "ledger_url": ledger_url,
+        },
+    )
+
+
+@club_page(at_least=Role.MEMBER)
+def sheet_download(request, access, session_id):
+    session = _session(access, session_id)
+    response = HttpResponse(sheet_csv(build_sheet(session)), content_type="text/csv; charset=utf-8")
+    filename = f"singapore-{session.date:%Y-%m-%d}-{session.pk}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
