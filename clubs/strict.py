@@ -12,7 +12,8 @@ field                       JSON body                              form or multi
 ==========================  =====================================  ============================
 ``BooleanField``            ``true`` or ``false``                  ``true`` or ``false``
 ``IntegerField``, a         an integer (not a boolean)             digits, with an optional ``-``
-primary-key relation
+primary-key relation, a
+choice of whole numbers
 ``DecimalField``            a string matching :func:`decimal_pattern` (the schema's pattern)
 ``DateField``               a string ``YYYY-MM-DD``
 ``DateTimeField``           RFC 3339, with an offset (``2025-01-31T20:00:00+01:00``)
@@ -22,7 +23,8 @@ text, choices, a slug       a string without NUL                   (a string wit
 ``null`` is left to DRF (allowed where the field allows it; in a form, an empty value or
 ``null`` is null for such a field); nested objects and lists too.
 A value of the wrong kind is a 400 naming the field. Every serializer that reads API
-input derives from the mixin (``StrictSerializer``, ``StrictModelSerializer``);
+input derives from the mixin (``StrictSerializer``, ``StrictModelSerializer``; query
+parameters ``StrictQuerySerializer``, read like a form);
 ``tests/test_api_contract.py`` checks that every API view's input serializer does.
 """
 
@@ -62,6 +64,15 @@ def _is_text(value) -> bool:
     return isinstance(value, str)
 
 
+def _whole_number_choices(field) -> bool:
+    """A choice among whole numbers (best of 1, 3 or 5): the schema documents integers."""
+    return (
+        isinstance(field, serializers.ChoiceField)
+        and bool(field.choices)
+        and all(isinstance(key, int) and not isinstance(key, bool) for key in field.choices)
+    )
+
+
 def problem_with(field, value, *, form: bool) -> str | None:
     """Why ``value`` is not of the kind the schema documents for ``field``, or None."""
     if value is None or isinstance(field, serializers.Serializer | serializers.ListSerializer):
@@ -72,7 +83,9 @@ def problem_with(field, value, *, form: bool) -> str | None:
         ):
             return None
         return _("Must be true or false.")
-    if isinstance(field, serializers.IntegerField | relations.PrimaryKeyRelatedField):
+    if isinstance(
+        field, serializers.IntegerField | relations.PrimaryKeyRelatedField
+    ) or _whole_number_choices(field):
         if form and _is_text(value) and FORM_INTEGER.fullmatch(value):
             return None
         if not form and isinstance(value, int) and not isinstance(value, bool):
@@ -104,11 +117,13 @@ def problem_with(field, value, *, form: bool) -> str | None:
 class StrictInputMixin:
     """Check every field's raw value against its documented kind (see the module)."""
 
+    reads_query = False  # query parameters are strings, read like a form
+
     def to_internal_value(self, data):
         if isinstance(data, dict):
             request = self.context.get("request")
             content_type = getattr(request, "content_type", "") or ""
-            form = bool(content_type) and "json" not in content_type
+            form = self.reads_query or (bool(content_type) and "json" not in content_type)
             errors = {}
             for field in self._writable_fields:
                 if field.source == "*" or field.field_name not in data:
@@ -130,3 +145,19 @@ class StrictSerializer(StrictInputMixin, serializers.Serializer):
 
 class StrictModelSerializer(StrictInputMixin, serializers.ModelSerializer):
     pass
+
+
+class StrictQuerySerializer(StrictInputMixin, serializers.Serializer):
+    """Query parameters read as strictly as a form body (``?session=5``, not ``5.0``).
+    Give it ``query_data(request)``: a parameter given twice is a list, which a scalar
+    field refuses."""
+
+    reads_query = True
+
+
+def query_data(request) -> dict:
+    """The query string as a plain dict (a key given twice: a list of its values)."""
+    return {
+        key: values[0] if len(values) == 1 else values
+        for key, values in request.query_params.lists()
+    }
