@@ -15,6 +15,9 @@ happened once, for the pages and the API alike:
   already taken, the last admin, an invitation used up): **409** when every error is one;
   a constraint that caught two requests racing (``IntegrityError``) is a 409 too;
 - anything else: **400**.
+
+Errors of nested fields (a list's items, a nested object) are named by their path, one level
+deep: ``players[1]``, ``side_bets[0].quotas`` (:func:`flat`).
 """
 
 from django.core.exceptions import PermissionDenied
@@ -67,6 +70,47 @@ def _drf_detail(error: DjangoValidationError):
     return {"non_field_errors": details(error.error_list)}
 
 
+def _is_rules_item(value) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("message"), str) and "code" in value
+
+
+def flat(detail, prefix: str = "") -> dict:
+    """Nested field errors (a list's items, a nested object's fields) as one level, each key
+    the path of the field at fault: ``{"players": {"1": [...]}}`` becomes
+    ``{"players[1]": [...]}``, ``{"side_bets": [{}, {"quotas": [...]}]}`` becomes
+    ``{"side_bets[1].quotas": [...]}``; the one error body (``circolo.schema``) has lists of
+    messages only."""
+    out: dict = {}
+
+    def key(name) -> str:
+        name = str(name)
+        if not prefix:
+            return name
+        return f"{prefix}[{name}]" if name.isdigit() else f"{prefix}.{name}"
+
+    if isinstance(detail, dict):
+        for name, value in detail.items():
+            if isinstance(value, dict) and not _is_rules_item(value):
+                out.update(flat(value, key(name)))
+            elif isinstance(value, list) and any(
+                isinstance(v, dict | list) and not _is_rules_item(v) for v in value
+            ):
+                for index, item in enumerate(value):
+                    if isinstance(item, dict | list) and not _is_rules_item(item):
+                        out.update(flat(item, f"{key(name)}[{index}]"))
+                    elif item:
+                        out.setdefault(key(name), []).append(item)
+            else:
+                out[key(name)] = value
+    elif isinstance(detail, list):
+        for index, item in enumerate(detail):
+            if isinstance(item, dict | list) and not _is_rules_item(item):
+                out.update(flat(item, f"{prefix}[{index}]"))
+            elif item:
+                out.setdefault(prefix or "non_field_errors", []).append(item)
+    return out
+
+
 def _codes(detail) -> set[str]:
     if isinstance(detail, dict):
         return set().union(*(_codes(value) for value in detail.values())) if detail else set()
@@ -116,6 +160,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.PermissionDenied(str(exc) or None)
     if isinstance(exc, exceptions.ValidationError):
         exc = with_status(exc)
+        if isinstance(exc.detail, dict):
+            exc.detail = flat(exc.detail)
     return drf_exception_handler(exc, context)
 
 

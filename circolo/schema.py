@@ -29,7 +29,10 @@ invalid is refused (a schemathesis run checks both, ``tests/test_api_schemathesi
 - every free-text field of a body and every free-text query or path parameter is
   documented without NUL characters (DRF and the middleware refuse them); a body text
   field that may not be blank must hold a character other than white space (DRF trims);
-- a decimal field's pattern has at least one digit, and no minus sign when its minimum is 0.
+- a decimal field's pattern has at least one digit, and no minus sign when its minimum is 0;
+- a list of ids given each once (``clubs.strict.IdList(unique=True)``) says ``uniqueItems``;
+- what a serializer's fields cannot say alone (exactly one of two fields) is its
+  ``request_schema_extra``, merged into its request component (``oneOf`` of ``required``).
 """
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
@@ -140,12 +143,23 @@ class AutoSchema(SpectacularAutoSchema):
             _no_nul(parameter.get("schema", {}))
         return parameters
 
+    def _map_basic_serializer(self, serializer, direction):
+        schema = super()._map_basic_serializer(serializer, direction)
+        if direction == "request":
+            schema.update(getattr(serializer, "request_schema_extra", {}))
+        return schema
+
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
         if direction != "request" or field.read_only:
             return schema
+        if getattr(field, "unique", False) and schema.get("type") == "array":
+            schema["uniqueItems"] = True
         if isinstance(field, serializers.DecimalField):
             _decimal_pattern(field, schema)
+        elif isinstance(field, relations.SlugRelatedField) and _is_free_text(schema):
+            # An empty slug reads as null (DRF): a slug has a character other than space.
+            schema.update(minLength=1, pattern=NOT_BLANK)
         elif isinstance(field, serializers.CharField) and not field.allow_blank:
             if _is_free_text(schema) and field.trim_whitespace:
                 schema["pattern"] = NOT_BLANK

@@ -30,7 +30,11 @@ parameters ``StrictQuerySerializer``, read like a form);
 
 import re
 
+import django_filters
+from django import forms
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import relations, serializers
 
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -74,9 +78,19 @@ def _whole_number_choices(field) -> bool:
 
 
 def problem_with(field, value, *, form: bool) -> str | None:
-    """Why ``value`` is not of the kind the schema documents for ``field``, or None."""
+    """Why ``value`` is not of the kind the schema documents for ``field``, or None (a
+    list's items and an object's values are checked against their own kind)."""
     if value is None or isinstance(field, serializers.Serializer | serializers.ListSerializer):
         return None
+    if isinstance(field, serializers.ListField) and isinstance(value, list):
+        return next(
+            (p for item in value if (p := problem_with(field.child, item, form=form))), None
+        )
+    if isinstance(field, serializers.DictField) and isinstance(value, dict):
+        return next(
+            (p for item in value.values() if (p := problem_with(field.child, item, form=form))),
+            None,
+        )
     if isinstance(field, serializers.BooleanField):
         if (form and _is_text(value) and value in BOOLEAN_WORDS) or (
             not form and isinstance(value, bool)
@@ -139,8 +153,55 @@ class StrictInputMixin:
         return super().to_internal_value(data)
 
 
+def json_parsers() -> list:
+    """The API's JSON parser alone, for bodies that nest lists and objects (a form cannot
+    say them): ``parser_classes = json_parsers()``."""
+    from rest_framework.settings import api_settings
+
+    return [p for p in api_settings.DEFAULT_PARSER_CLASSES if "json" in p.media_type]
+
+
 class StrictSerializer(StrictInputMixin, serializers.Serializer):
     pass
+
+
+class _WholeNumber(forms.IntegerField):
+    """Digits only: ``1.0``, `` 5`` and ``1e3`` are not ids (Django's field reads them)."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and not FORM_INTEGER.fullmatch(str(value)):
+            raise forms.ValidationError(_("A whole number is required."), code="invalid")
+        return super().to_python(value)
+
+
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": 2**63 - 1})
+class IdFilter(django_filters.NumberFilter):
+    """``?season=<id>``: an object's id; one that is not there filters everything out."""
+
+    field_class = _WholeNumber
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", 2**63 - 1)
+        super().__init__(*args, **kwargs)
+
+
+class IdList(serializers.ListField):
+    """Ids of objects (whole numbers from 1); with ``unique``, each once (the schema says
+    ``uniqueItems``, ``circolo.schema``)."""
+
+    default_error_messages = {"not_unique": gettext_lazy("Give each one once.")}
+
+    def __init__(self, *, unique: bool = False, **kwargs):
+        kwargs.setdefault("child", serializers.IntegerField(min_value=1, max_value=2**63 - 1))
+        self.unique = unique
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        values = super().to_internal_value(data)
+        if self.unique and len(set(values)) != len(values):
+            self.fail("not_unique")
+        return values
 
 
 class StrictModelSerializer(StrictInputMixin, serializers.ModelSerializer):
