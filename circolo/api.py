@@ -32,12 +32,13 @@ from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from circolo.parsers import FormParser, JSONParser, MultiPartParser
 from circolo.schema import ERROR_RESPONSE
 from clubs.errors import Conflict
-from clubs.rule_errors import is_rules_error
+from clubs.rule_errors import as_api_item, is_rules_error
 from clubs.strict import StrictInputMixin
 
 NOT_FOUND_CODES = frozenset({"not_found", "does_not_exist"})
@@ -60,7 +61,7 @@ def _drf_detail(error: DjangoValidationError):
         for one in errors:
             if is_rules_error(one):
                 # An engine error keeps its code and where it is (clubs.rule_errors).
-                out.append({"code": one.code, "message": one.message, "at": one.params["at"]})
+                out.append(as_api_item(one))
                 continue
             out.extend(ErrorDetail(message, code=one.code or "invalid") for message in one.messages)
         return out
@@ -86,6 +87,8 @@ def flat(detail, prefix: str = "") -> dict:
         name = str(name)
         if not prefix:
             return name
+        if name == api_settings.NON_FIELD_ERRORS_KEY:  # the nested value as a whole
+            return prefix
         return f"{prefix}[{name}]" if name.isdigit() else f"{prefix}.{name}"
 
     if isinstance(detail, dict):
