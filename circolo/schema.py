@@ -83,6 +83,23 @@ DESCRIPTIONS = {
 }
 
 
+def lib_doc_excludes() -> list:
+    """Base classes whose docstrings are not an API's description (settings'
+    ``GET_LIB_DOC_EXCLUDES``): a serializer without a docstring of its own has none, rather
+    than the strict mixin's."""
+    from drf_spectacular.plumbing import get_lib_doc_excludes
+
+    from clubs import strict
+
+    return [
+        *get_lib_doc_excludes(),
+        strict.StrictInputMixin,
+        strict.StrictSerializer,
+        strict.StrictModelSerializer,
+        strict.StrictQuerySerializer,
+    ]
+
+
 class ErrorSerializer(serializers.Serializer):
     """The one error body of the API (see ``ERROR_SCHEMA``)."""
 

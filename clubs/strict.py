@@ -153,12 +153,16 @@ class StrictInputMixin:
         return super().to_internal_value(data)
 
 
-def json_parsers() -> list:
-    """The API's JSON parser alone, for bodies that nest lists and objects (a form cannot
-    say them): ``parser_classes = json_parsers()``."""
+def parsers_of(kind: str) -> list:
+    """The API's parsers of one kind (``"json"``, ``"multipart"``): ``parser_classes =
+    parsers_of("json")`` for bodies that nest lists and objects, which a form cannot say."""
     from rest_framework.settings import api_settings
 
-    return [p for p in api_settings.DEFAULT_PARSER_CLASSES if "json" in p.media_type]
+    return [p for p in api_settings.DEFAULT_PARSER_CLASSES if kind in p.media_type]
+
+
+def json_parsers() -> list:
+    return parsers_of("json")
 
 
 class StrictSerializer(StrictInputMixin, serializers.Serializer):
