@@ -255,9 +255,15 @@ def test_idiot_stats_of_a_season_and_a_bad_season(club, table, scorer, post, peo
     play_five(club, table, scorer, post)
     url = f"/api/v1/clubs/{club.slug}/idiot-stats/"
     assert client().get(url, {"season": season.pk}).json() == {"game_name": None, "players": []}
-    for bad in ["x", "99999", str(people["other"].pk)]:
+    for bad in ["x", "0", "1.0", "-1"]:
         response = client().get(url, {"season": bad})
         assert response.status_code == 400 and "season" in response.json()
+    other = services.create_season(
+        club=people["other"], name="Altrove", start="2025-03-01", end="2025-03-31"
+    )
+    for missing in ["99999", str(other.pk)]:  # no season of this club: a 404 naming it
+        response = client().get(url, {"season": missing})
+        assert response.status_code == 404 and list(response.json()) == ["season"]
 
 
 def test_the_leaderboard_of_each_game(club, table, scorer, post):

@@ -8,6 +8,8 @@ wrong moment a 409.
 
 from __future__ import annotations
 
+import re
+
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -20,6 +22,7 @@ from rest_framework.views import APIView
 
 from clubs.access import access_club
 from clubs.api import ClubSlugField
+from clubs.errors import NOT_FOUND
 from clubs.models import Season
 from clubs.strict import IdFilter, IdList, StrictSerializer, json_parsers
 from matches import outcomes
@@ -389,18 +392,26 @@ def register(router) -> None:
 
 
 def season_param(request, club) -> Season | None:
-    """``?season=<id>``: one of the club's seasons (a 400 naming ``season`` otherwise)."""
-    raw = request.query_params.get("season")
-    if raw in (None, ""):
+    """``?season=<id>``: one of the club's seasons. Not an id: a 400 naming ``season``; an id
+    of no season of the club: a 404 naming it (an object named that is not there)."""
+    values = request.query_params.getlist("season")
+    if not values or values == [""]:
         return None
-    season = club.seasons.filter(pk=int(raw)).first() if raw.isdigit() and len(raw) < 19 else None
+    raw = values[0]
+    if len(values) > 1 or not re.fullmatch(r"[1-9][0-9]{0,17}", raw):
+        raise serializers.ValidationError({"season": [_("A season's id, once.")]})
+    season = club.seasons.filter(pk=int(raw)).first()
     if season is None:
-        raise serializers.ValidationError({"season": [_("No such season in this club.")]})
+        raise serializers.ValidationError(
+            {"season": [_("No such season in this club.")]}, code=NOT_FOUND
+        )
     return season
 
 
 SEASON = OpenApiParameter(
-    "season", int, description=gettext_lazy("A season's id; all time without it.")
+    "season",
+    {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
+    description=gettext_lazy("A season's id; all time without it."),
 )
 
 
