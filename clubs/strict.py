@@ -16,7 +16,7 @@ primary-key relation, a
 choice of whole numbers
 ``DecimalField``            a string matching :func:`decimal_pattern` (the schema's pattern)
 ``DateField``               a string ``YYYY-MM-DD``
-``DateTimeField``           RFC 3339, with an offset (``2025-01-31T20:00:00+01:00``)
+``DateTimeField``           RFC 3339, with an offset (``2025-01-31T20:00:00+01:00``), from 1900
 text, choices, a slug       a string without NUL                   (a string without NUL)
 ==========================  =====================================  ============================
 
@@ -29,6 +29,7 @@ parameters ``StrictQuerySerializer``, read like a form);
 """
 
 import re
+from decimal import Decimal
 
 import django_filters
 from django import forms
@@ -38,8 +39,12 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import relations, serializers
 
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# Date-times from 1900 (before it, the local time of Europe/Rome and other zones had offsets
+# of seconds, which RFC 3339 cannot write) to 9899 (a year 9999 may not fit in UTC).
+DATE_TIME_YEARS = r"(?:19[0-9]{2}|[2-8][0-9]{3}|9[0-8][0-9]{2})"
+DATE_TIME_PATTERN = rf"^{DATE_TIME_YEARS}-"  # the schema's, beside its format
 DATE_TIME = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?"
+    DATE_TIME_YEARS + r"-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?"
     r"(?:Z|[+-][0-9]{2}:[0-9]{2})"
 )
 FORM_INTEGER = re.compile(r"-?[0-9]+")
@@ -51,7 +56,8 @@ FORM_NULLS = {"", "null"}
 
 def decimal_pattern(field: serializers.DecimalField) -> str | None:
     """The pattern of a decimal field's strings: at least one digit, at most its digits
-    before and after the point, and no minus sign when its minimum is 0 or more. The
+    before and after the point, no minus sign when its minimum is 0 or more, and not zero
+    when its minimum is the smallest amount above it (``0.01`` for two places). The
     OpenAPI schema documents the same pattern (``circolo.schema``)."""
     if field.max_digits is None or field.decimal_places is None:
         return None
@@ -61,6 +67,11 @@ def decimal_pattern(field: serializers.DecimalField) -> str | None:
     sign = "" if field.min_value is not None and field.min_value >= 0 else "-?"
     places = field.decimal_places
     fraction = rf"(?:\.[0-9]{{1,{places}}})?" if places else ""
+    if places and field.min_value is not None and field.min_value == Decimal(1).scaleb(-places):
+        # More than zero, the smallest amount allowed: a digit other than 0 somewhere.
+        some = "|".join(f"0{{{k}}}[1-9][0-9]{{0,{places - k - 1}}}" for k in range(places))
+        above_one = rf"0{{0,{whole - 1}}}[1-9][0-9]{{0,{whole - 1}}}{fraction}"
+        return rf"^(?:{above_one}|0{{1,{whole}}}\.(?:{some}))$"
     return rf"^{sign}[0-9]{{1,{whole}}}{fraction}$"
 
 
@@ -113,7 +124,7 @@ def problem_with(field, value, *, form: bool) -> str | None:
     if isinstance(field, serializers.DateTimeField):
         if _is_text(value) and DATE_TIME.fullmatch(value):
             return None
-        return _("Enter a date and time such as 2025-01-31T20:00:00+01:00.")
+        return _("Enter a date and time such as 2025-01-31T20:00:00+01:00, from the year 1900 on.")
     if isinstance(field, serializers.DateField):
         if _is_text(value) and DATE.fullmatch(value):
             return None

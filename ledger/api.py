@@ -130,6 +130,7 @@ QUERY_PARAMETERS = [
 
 class LedgerQueryMixin:
     permission_classes = [permissions.IsAuthenticated]
+    api_errors = {"list": {404}}  # a club the user may not see, named in the query
 
     def ledger_query(self, request):
         """(club, unit, scope) from the query string: 400 naming a bad parameter, then the
@@ -188,6 +189,8 @@ class BalanceViewSet(LedgerQueryMixin, viewsets.ViewSet):
 
 
 class SettleUpViewSet(LedgerQueryMixin, viewsets.ViewSet):
+    answers_one_object = True  # one plan, not a list of them
+
     @extend_schema(
         parameters=QUERY_PARAMETERS,
         responses=inline_serializer(
@@ -204,6 +207,8 @@ class SettleUpViewSet(LedgerQueryMixin, viewsets.ViewSet):
 
 
 class DebtViewSet(LedgerQueryMixin, viewsets.ViewSet):
+    answers_one_object = True
+
     @extend_schema(
         parameters=QUERY_PARAMETERS,
         responses=inline_serializer(

@@ -207,9 +207,10 @@ class PlayerMappingField(serializers.Field):
 class HandImportSerializer(StrictSerializer):
     club = ClubSlugField()
     file = serializers.FileField(
+        allow_empty_file=True,  # no lines: nothing imported
         help_text=gettext_lazy(
             "UTF-8 text, JSON lines: one Singapore record with its stake a line."
-        )
+        ),
     )
     players = PlayerMappingField(
         required=False,
@@ -498,6 +499,8 @@ class TableSessionViewSet(
             "decide",
         )
     }
+    # The multipart body is described apart: the club and the table it names may be missing.
+    api_errors["import_hands"] = {404}
 
     def get_queryset(self):
         return (
@@ -697,7 +700,7 @@ class TableSessionViewSet(
             ),
         },
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def hands(self, request, pk=None):
         """GET: the table's hands in order. POST: record a hand (scorers and admins, in force
         at once; one of the two players, for the other to confirm). A hand the rules refuse

@@ -293,7 +293,7 @@ class SpazzumazzGameViewSet(
     @extend_schema(
         request=SpazzumazzBatchSerializer, responses={201: SpazzumazzGameSerializer(many=True)}
     )
-    @action(detail=False, methods=["post"])
+    @action(detail=False, methods=["post"], pagination_class=None)
     def batch(self, request):
         """Several games by the same players in a row (a club night): all or none."""
         data = SpazzumazzBatchSerializer(data=request.data, context={"request": request})

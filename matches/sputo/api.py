@@ -65,7 +65,7 @@ class OptionsField(serializers.JSONField):
     """Sputo's options (RULES.md): ``{"suit_match": bool, "splash": bool}``, either left out."""
 
     default_error_messages = {
-        "invalid": gettext_lazy('Options are {"suit_match": true/false, "splash": true/false}.')
+        "invalid": gettext_lazy('Options are "suit_match" and "splash", each true or false.')
     }
 
     def to_internal_value(self, data):
