@@ -15,6 +15,9 @@ happened once, for the pages and the API alike:
   already taken, the last admin, an invitation used up): **409** when every error is one;
   a constraint that caught two requests racing (``IntegrityError``) is a 409 too;
 - anything else: **400**.
+
+Errors of nested fields (a list's items, a nested object) are named by their path, one level
+deep: ``players[1]``, ``side_bets[0].quotas`` (:func:`flat`).
 """
 
 from django.core.exceptions import PermissionDenied
@@ -29,12 +32,13 @@ from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from circolo.parsers import FormParser, JSONParser, MultiPartParser
 from circolo.schema import ERROR_RESPONSE
 from clubs.errors import Conflict
-from clubs.rule_errors import is_rules_error
+from clubs.rule_errors import as_api_item, is_rules_error
 from clubs.strict import StrictInputMixin
 
 NOT_FOUND_CODES = frozenset({"not_found", "does_not_exist"})
@@ -57,7 +61,7 @@ def _drf_detail(error: DjangoValidationError):
         for one in errors:
             if is_rules_error(one):
                 # An engine error keeps its code and where it is (clubs.rule_errors).
-                out.append({"code": one.code, "message": one.message, "at": one.params["at"]})
+                out.append(as_api_item(one))
                 continue
             out.extend(ErrorDetail(message, code=one.code or "invalid") for message in one.messages)
         return out
@@ -65,6 +69,49 @@ def _drf_detail(error: DjangoValidationError):
     if hasattr(error, "error_dict"):
         return {field: details(errors) for field, errors in error.error_dict.items()}
     return {"non_field_errors": details(error.error_list)}
+
+
+def _is_rules_item(value) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("message"), str) and "code" in value
+
+
+def flat(detail, prefix: str = "") -> dict:
+    """Nested field errors (a list's items, a nested object's fields) as one level, each key
+    the path of the field at fault: ``{"players": {"1": [...]}}`` becomes
+    ``{"players[1]": [...]}``, ``{"side_bets": [{}, {"quotas": [...]}]}`` becomes
+    ``{"side_bets[1].quotas": [...]}``; the one error body (``circolo.schema``) has lists of
+    messages only."""
+    out: dict = {}
+
+    def key(name) -> str:
+        name = str(name)
+        if not prefix:
+            return name
+        if name == api_settings.NON_FIELD_ERRORS_KEY:  # the nested value as a whole
+            return prefix
+        return f"{prefix}[{name}]" if name.isdigit() else f"{prefix}.{name}"
+
+    if isinstance(detail, dict):
+        for name, value in detail.items():
+            if isinstance(value, dict) and not _is_rules_item(value):
+                out.update(flat(value, key(name)))
+            elif isinstance(value, list) and any(
+                isinstance(v, dict | list) and not _is_rules_item(v) for v in value
+            ):
+                for index, item in enumerate(value):
+                    if isinstance(item, dict | list) and not _is_rules_item(item):
+                        out.update(flat(item, f"{key(name)}[{index}]"))
+                    elif item:
+                        out.setdefault(key(name), []).append(item)
+            else:
+                out[key(name)] = value
+    elif isinstance(detail, list):
+        for index, item in enumerate(detail):
+            if isinstance(item, dict | list) and not _is_rules_item(item):
+                out.update(flat(item, f"{prefix}[{index}]"))
+            elif item:
+                out.setdefault(prefix or "non_field_errors", []).append(item)
+    return out
 
 
 def _codes(detail) -> set[str]:
@@ -116,6 +163,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.PermissionDenied(str(exc) or None)
     if isinstance(exc, exceptions.ValidationError):
         exc = with_status(exc)
+        if isinstance(exc.detail, dict):
+            exc.detail = flat(exc.detail)
     return drf_exception_handler(exc, context)
 
 

@@ -58,4 +58,6 @@ class MultiPartParser(parsers.MultiPartParser):
                         _("Multipart form parse error: a part has no name.")
                     )
         parsed = super().parse(io.BytesIO(raw), media_type, parser_context)
-        return parsers.DataAndFiles(as_plain_dict(parsed.data), parsed.files)
+        # Files as plain values too: DRF merges them into ``request.data`` with a dict's
+        # update, which would read a MultiValueDict's lists.
+        return parsers.DataAndFiles(as_plain_dict(parsed.data), as_plain_dict(parsed.files))

@@ -29,7 +29,12 @@ invalid is refused (a schemathesis run checks both, ``tests/test_api_schemathesi
 - every free-text field of a body and every free-text query or path parameter is
   documented without NUL characters (DRF and the middleware refuse them); a body text
   field that may not be blank must hold a character other than white space (DRF trims);
-- a decimal field's pattern has at least one digit, and no minus sign when its minimum is 0.
+- a decimal field's pattern has at least one digit, no minus sign when its minimum is 0, and
+  no zero when its minimum is the smallest amount above it;
+- a date-time's year is from 1900 to 9899 (``clubs.strict.DATE_TIME_PATTERN``);
+- a list of ids given each once (``clubs.strict.IdList(unique=True)``) says ``uniqueItems``;
+- what a serializer's fields cannot say alone (exactly one of two fields) is its
+  ``request_schema_extra``, merged into its request component (``oneOf`` of ``required``).
 """
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
@@ -37,7 +42,7 @@ from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.plumbing import force_instance
 from rest_framework import permissions, relations, serializers
 
-from clubs.strict import decimal_pattern
+from clubs.strict import DATE_TIME_PATTERN, decimal_pattern
 
 # The characters Python's str.strip() (and so DRF's trimming) removes, NUL aside.
 WHITE_SPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -78,6 +83,23 @@ DESCRIPTIONS = {
     "an invitation that cannot be used any more).",
     429: "Too many failed logins: try again later.",
 }
+
+
+def lib_doc_excludes() -> list:
+    """Base classes whose docstrings are not an API's description (settings'
+    ``GET_LIB_DOC_EXCLUDES``): a serializer without a docstring of its own has none, rather
+    than the strict mixin's."""
+    from drf_spectacular.plumbing import get_lib_doc_excludes
+
+    from clubs import strict
+
+    return [
+        *get_lib_doc_excludes(),
+        strict.StrictInputMixin,
+        strict.StrictSerializer,
+        strict.StrictModelSerializer,
+        strict.StrictQuerySerializer,
+    ]
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -125,6 +147,12 @@ class AutoSchema(SpectacularAutoSchema):
         statuses |= set(getattr(view, "api_errors", {}).get(action, ()))
         return statuses
 
+    def _is_list_view(self, serializer=None) -> bool:
+        # A viewset's ``list`` that answers one object (a settle-up plan) says so.
+        if getattr(self.view, "answers_one_object", False):
+            return False
+        return super()._is_list_view(serializer)
+
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
         for status in sorted(self.error_statuses()):
@@ -140,12 +168,25 @@ class AutoSchema(SpectacularAutoSchema):
             _no_nul(parameter.get("schema", {}))
         return parameters
 
+    def _map_basic_serializer(self, serializer, direction):
+        schema = super()._map_basic_serializer(serializer, direction)
+        if direction == "request":
+            schema.update(getattr(serializer, "request_schema_extra", {}))
+        return schema
+
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
         if direction != "request" or field.read_only:
             return schema
+        if getattr(field, "unique", False) and schema.get("type") == "array":
+            schema["uniqueItems"] = True
         if isinstance(field, serializers.DecimalField):
             _decimal_pattern(field, schema)
+        elif isinstance(field, serializers.DateTimeField):
+            schema["pattern"] = DATE_TIME_PATTERN
+        elif isinstance(field, relations.SlugRelatedField) and _is_free_text(schema):
+            # An empty slug reads as null (DRF): a slug has a character other than space.
+            schema.update(minLength=1, pattern=NOT_BLANK)
         elif isinstance(field, serializers.CharField) and not field.allow_blank:
             if _is_free_text(schema) and field.trim_whitespace:
                 schema["pattern"] = NOT_BLANK

@@ -270,6 +270,10 @@ SPECTACULAR_SETTINGS = {
     # Swagger UI served from our own static files: no CDN needed.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # A Sputo match's format and the final's own: one choice set, one name.
+    "ENUM_NAME_OVERRIDES": {"BestOfEnum": "matches.models.sputo.BEST_OF"},
+    # A serializer without a docstring of its own is described by none, not by a base's.
+    "GET_LIB_DOC_EXCLUDES": "circolo.schema.lib_doc_excludes",
 }
 
 # --- The games' boards (matches/boards.py): each game registers its providers.

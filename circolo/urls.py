@@ -10,6 +10,7 @@ from circolo.views import favicon
 from clubs import api as clubs_api
 from clubs import views as clubs_views
 from clubs.forms import LoginForm
+from clubs.models import Game
 from ledger import api as ledger_api
 from matches import boards_api
 from matches.singapore import api as singapore_api
@@ -40,10 +41,14 @@ boards_api_urls = [
         spazzumazz_api.IdiotStatsView.as_view(),
         name="club-idiot-stats",
     ),
-    path(
-        "clubs/<slug:slug>/leaderboards/<str:game>/",
-        boards_api.LeaderboardView.as_view(),
-        name="club-leaderboards",
+    # One route per game (an unknown game matches none: a JSON 404), one name for them.
+    *(
+        path(
+            f"clubs/<slug:slug>/leaderboards/{game}/",
+            boards_api.leaderboard_view(game),
+            name="club-leaderboards",
+        )
+        for game in Game.values
     ),
     path(
         "players/<int:pk>/ratings/", boards_api.PlayerRatingsView.as_view(), name="player-ratings"

@@ -19,7 +19,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.extensions import OpenApiSerializerExtension
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -68,8 +69,10 @@ class ClubSerializer(StrictModelSerializer):
         return roles_by_club(request).get(club.pk) if request else None
 
 
+@extend_schema_field(OpenApiTypes.STR)  # a slug: documented as text that is not blank
 class ClubSlugField(serializers.SlugRelatedField):
-    """A club named by slug, among the clubs the requesting user may see."""
+    """A club named by slug, among the clubs the requesting user may see (another is a
+    404 naming the field)."""
 
     def __init__(self, **kwargs):
         super().__init__(slug_field="slug", **kwargs)

@@ -162,20 +162,38 @@ def rules_validation_error(errors, *, field: str = "record") -> ValidationError:
     """A Django ``ValidationError`` naming ``field``, one translated message per engine
     error, each carrying the engine's code and its ``at`` (in ``params``): a page shows the
     messages; the API (``circolo.api``) answers each as ``{"code", "message", "at"}``."""
-    return ValidationError(
-        {
-            field: [
-                ValidationError(
-                    e["message"], code=e["code"], params={RULES_ERROR: True, "at": e["at"]}
-                )
-                for e in translated(errors)
-            ]
-        }
+    return ValidationError({field: [rules_error_item(e) for e in translated(errors)]})
+
+
+def rules_error_item(error: Mapping) -> ValidationError:
+    """One engine error already translated (``{"code", "message", "at"}``; ``at`` in the
+    caller's terms) as a ``ValidationError`` that keeps its code and ``at``."""
+    return restated(
+        ValidationError("", code=error["code"], params={RULES_ERROR: True, "at": error["at"]}),
+        str(error["message"]),
     )
 
 
 def is_rules_error(error: ValidationError) -> bool:
     return isinstance(getattr(error, "params", None), dict) and bool(error.params.get(RULES_ERROR))
+
+
+def message_of(error: ValidationError) -> str:
+    """The text of one ``ValidationError`` (its params filled in)."""
+    return error.message % error.params if error.params else str(error.message)
+
+
+def restated(error: ValidationError, text: str) -> ValidationError:
+    """``error`` saying ``text`` instead, its code and params kept (a rules-engine error
+    keeps its ``at``): for a message that says more, such as which game ("Game 2: ...")."""
+    if error.params:
+        text = text.replace("%", "%%")  # params fill nothing in: a % stays a %
+    return ValidationError(text, code=error.code, params=error.params)
+
+
+def as_api_item(error: ValidationError) -> dict:
+    """A rules-engine ``ValidationError`` as the API answers it: ``{"code", "message", "at"}``."""
+    return {"code": error.code, "message": message_of(error), "at": error.params["at"]}
 
 
 class RulesRejected(exceptions.APIException):

@@ -18,7 +18,8 @@ members of the club see its ledger (an outsider of a public club gets 403, of a 
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+import re
+from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -30,15 +31,16 @@ from drf_spectacular.utils import (
     extend_schema_field,
     inline_serializer,
 )
-from rest_framework import exceptions, mixins, permissions, serializers, status, viewsets
+from rest_framework import exceptions, mixins, permissions, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from clubs.access import access_club
 from clubs.api import ClubAccessMixin, ClubSlugField
-from clubs.models import Player, Role
+from clubs.models import CURRENCY_CODES, Player, Role
+from clubs.strict import StrictModelSerializer, StrictQuerySerializer, query_data
 from ledger import services
-from ledger.amounts import POINTS, from_minor, validate_unit
+from ledger.amounts import POINTS, from_minor
 from ledger.models import Payment
 
 
@@ -48,29 +50,40 @@ def amount_json(minor: int, unit: str):
     return str(amount) if unit != POINTS else amount
 
 
+# A payment's amount as a string: more than zero, at most two decimal places (the service
+# refuses places a points payment cannot have); as a JSON integer, a whole amount.
+AMOUNT_PATTERN = r"^(?:[1-9][0-9]{0,9}(?:\.[0-9]{1,2})?|0\.(?:0[1-9]|[1-9][0-9]?))$"
+AMOUNT_MAX = 10**10 - 1  # whole units, within the ledger's bound (ledger.amounts.MAX_MINOR)
+
+
 @extend_schema_field(
     {
-        "oneOf": [{"type": "string", "example": "12.50"}, {"type": "number"}],
-        "description": "Money with at most two decimals (a string keeps it exact), "
-        "points a whole number.",
+        "oneOf": [
+            {"type": "string", "pattern": AMOUNT_PATTERN, "example": "12.50"},
+            {"type": "integer", "minimum": 1, "maximum": AMOUNT_MAX},
+        ],
+        "description": "More than zero: a string with at most two decimals (exact), or a "
+        "whole number. Points are whole numbers.",
     }
 )
 class AmountField(serializers.Field):
-    """An amount as a string or a JSON number; its unit decides what is allowed
-    (``ledger.amounts.to_minor``, in the service)."""
+    """An amount as the schema documents it: a string such as ``"12.50"`` or a JSON integer;
+    never a JSON fraction, which is not exact (its unit decides the rest:
+    ``ledger.amounts.to_minor``, in the service)."""
 
-    default_error_messages = {"invalid": gettext_lazy("Give the amount as a decimal number.")}
+    default_error_messages = {
+        "invalid": gettext_lazy(
+            'Give the amount as a string such as "12.50", more than zero with at most two '
+            "decimals, or as a whole number."
+        )
+    }
 
     def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, str | int | float):
-            self.fail("invalid")
-        if isinstance(data, str) and len(data) > 40:
-            self.fail("invalid")
-        try:
-            # A JSON number arrives as a float: its shortest repr is what the client wrote.
-            return Decimal(repr(data)) if isinstance(data, float) else Decimal(str(data).strip())
-        except InvalidOperation:
-            self.fail("invalid")
+        if isinstance(data, int) and not isinstance(data, bool) and 1 <= data <= AMOUNT_MAX:
+            return Decimal(data)
+        if isinstance(data, str) and re.fullmatch(AMOUNT_PATTERN, data):
+            return Decimal(data)
+        self.fail("invalid")
 
     def to_representation(self, value):
         return value
@@ -79,32 +92,50 @@ class AmountField(serializers.Field):
 # --- Balances, debts, the settle-up plan ------------------------------------------------------
 
 
-class LedgerQuerySerializer(serializers.Serializer):
-    club = serializers.SlugField(max_length=60)
-    unit = serializers.CharField(max_length=10)
+UNITS = [POINTS, *CURRENCY_CODES]
+UNIT_ERROR = gettext_lazy(
+    "{input} is neither “points” nor an ISO 4217 currency code (such as EUR)."
+)
+
+
+class StatementQuerySerializer(StrictQuerySerializer):
+    unit = serializers.ChoiceField(choices=UNITS, error_messages={"invalid_choice": UNIT_ERROR})
     session = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False)
 
-    def validate_unit(self, value: str) -> str:
-        try:
-            return validate_unit(value.strip())
-        except DjangoValidationError as error:
-            raise serializers.ValidationError(error.message_dict["unit"]) from error
+
+class LedgerQuerySerializer(StatementQuerySerializer):
+    club = serializers.SlugField(max_length=60)
 
 
 QUERY_PARAMETERS = [
-    OpenApiParameter("club", str, required=True, description="The club's slug."),
-    OpenApiParameter("unit", str, required=True, description='"points" or an ISO 4217 code.'),
-    OpenApiParameter("session", int, description="Only the postings of this session."),
+    OpenApiParameter(
+        "club",
+        {"type": "string", "pattern": r"^[-a-zA-Z0-9_]+$", "maxLength": 60},
+        required=True,
+        description="The club's slug.",
+    ),
+    OpenApiParameter(
+        "unit",
+        {"type": "string", "enum": UNITS},
+        required=True,
+        description='"points" or an ISO 4217 code.',
+    ),
+    OpenApiParameter(
+        "session",
+        {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+        description="Only the postings of this session.",
+    ),
 ]
 
 
 class LedgerQueryMixin:
     permission_classes = [permissions.IsAuthenticated]
+    api_errors = {"list": {404}}  # a club the user may not see, named in the query
 
     def ledger_query(self, request):
         """(club, unit, scope) from the query string: 400 naming a bad parameter, then the
         club's access check: 404 if the user may not see it, 403 if not a member."""
-        query = LedgerQuerySerializer(data=request.query_params)
+        query = LedgerQuerySerializer(data=query_data(request))
         query.is_valid(raise_exception=True)
         data = query.validated_data
         access = access_club(request.user, data["club"], at_least=Role.MEMBER)
@@ -158,6 +189,8 @@ class BalanceViewSet(LedgerQueryMixin, viewsets.ViewSet):
 
 
 class SettleUpViewSet(LedgerQueryMixin, viewsets.ViewSet):
+    answers_one_object = True  # one plan, not a list of them
+
     @extend_schema(
         parameters=QUERY_PARAMETERS,
         responses=inline_serializer(
@@ -174,6 +207,8 @@ class SettleUpViewSet(LedgerQueryMixin, viewsets.ViewSet):
 
 
 class DebtViewSet(LedgerQueryMixin, viewsets.ViewSet):
+    answers_one_object = True
+
     @extend_schema(
         parameters=QUERY_PARAMETERS,
         responses=inline_serializer(
@@ -189,13 +224,6 @@ class DebtViewSet(LedgerQueryMixin, viewsets.ViewSet):
 
 
 # --- Statements ------------------------------------------------------------------------------
-
-
-class StatementQuerySerializer(serializers.Serializer):
-    unit = serializers.CharField(max_length=10)
-    session = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False)
-
-    validate_unit = LedgerQuerySerializer.validate_unit
 
 
 class StatementViewSet(viewsets.ViewSet):
@@ -239,7 +267,7 @@ class StatementViewSet(viewsets.ViewSet):
             raise exceptions.NotFound()
         if player.user_id != request.user.pk:  # a person always sees their own statement
             access_club(request.user, player.club, at_least=Role.MEMBER)
-        query = StatementQuerySerializer(data=request.query_params)
+        query = StatementQuerySerializer(data=query_data(request))
         query.is_valid(raise_exception=True)
         data = query.validated_data
         scope = services.scope_of_session(data["session"]) if "session" in data else None
@@ -272,15 +300,19 @@ class StatementViewSet(viewsets.ViewSet):
 
 
 class ClubPlayerField(serializers.PrimaryKeyRelatedField):
-    """A player named by id, among the players the requesting user may see."""
+    """A player named by id, among the players the requesting user may see (one merged into
+    another is gone: a 404, as in the players' API)."""
 
     def get_queryset(self):
-        return Player.objects.visible_to(self.context["request"].user)
+        return Player.objects.visible_to(self.context["request"].user).active()
 
 
-class PaymentSerializer(serializers.ModelSerializer):
+class PaymentSerializer(StrictModelSerializer):
     club = ClubSlugField()
     amount = AmountField()
+    unit = serializers.ChoiceField(
+        choices=UNITS, help_text=gettext_lazy('"points" or an ISO 4217 code.')
+    )
     recorded_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
     decided_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
 
@@ -309,7 +341,6 @@ class PaymentSerializer(serializers.ModelSerializer):
             "decided_at",
             "transaction",
         ]
-        extra_kwargs = {"unit": {"help_text": gettext_lazy('"points" or an ISO 4217 code.')}}
 
     def to_representation(self, payment):
         data = super().to_representation(payment)
@@ -337,17 +368,12 @@ class PaymentFilter(filters.FilterSet):
 SERVICE_FIELDS = {"payer": "from", "payee": "to"}
 
 
-def _api_error(error: DjangoValidationError) -> serializers.ValidationError:
-    if hasattr(error, "error_dict"):
-        return serializers.ValidationError(
-            {SERVICE_FIELDS.get(k, k): v for k, v in error.message_dict.items()}
-        )
-    return serializers.ValidationError({"non_field_errors": error.messages})
-
-
-class Conflict(exceptions.APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_code = "conflict"
+def _api_error(error: DjangoValidationError) -> DjangoValidationError:
+    """The service's refusal in the API's field names (``payer`` is ``from``), each message
+    keeping its code: a player who is not the club's is a 404 (``circolo.api``)."""
+    if not hasattr(error, "error_dict"):
+        return error
+    return DjangoValidationError({SERVICE_FIELDS.get(k, k): v for k, v in error.error_dict.items()})
 
 
 class PaymentViewSet(
@@ -366,6 +392,7 @@ class PaymentViewSet(
     permission_classes = [permissions.IsAuthenticated]
     filterset_class = PaymentFilter
     ordering_fields = ["recorded_at", "status"]
+    api_errors = {"confirm": {409}, "cancel": {409}}  # decided already
 
     def get_queryset(self):
         return (
@@ -397,9 +424,7 @@ class PaymentViewSet(
     def _decide(self, request, decide):
         payment = self.get_object()
         try:
-            payment = decide(payment=payment, by=request.user)
-        except services.AlreadyDecided as error:
-            raise Conflict(error.messages[0]) from error
+            payment = decide(payment=payment, by=request.user)  # AlreadyDecided: a 409
         except DjangoPermissionDenied as denied:
             self.permission_denied(request, message=str(denied))
         return Response(self.get_serializer(payment).data)

@@ -46,6 +46,7 @@ from django.utils.translation import gettext as _
 
 from clubs import bulk
 from clubs.access import access_club
+from clubs.errors import Conflict, not_found
 from clubs.models import Club, Player
 from ledger import settle
 from ledger.amounts import POINTS, Amount, from_minor, to_minor, validate_unit
@@ -62,8 +63,8 @@ class KeyReused(ValidationError):
     """An idempotency key already posted with a different body."""
 
 
-class AlreadyDecided(ValidationError):
-    """A payment already confirmed or cancelled (the API answers 409)."""
+class AlreadyDecided(Conflict):
+    """A payment already confirmed or cancelled (the API answers 409 with the message)."""
 
 
 # --- Posting ---------------------------------------------------------------------------------
@@ -506,12 +507,12 @@ def may_cancel_payment(access, payment: Payment, user) -> bool:
 
 
 def _player_of(club: Club, player: Player, name: str) -> Player:
+    """``player``, one of the club's: another club's or a merged one reads as missing (the
+    API answers 404, as for any object named in a body that is not there)."""
     if not isinstance(player, Player) or player.club_id != club.pk:
-        raise ValidationError({name: _("No such player in this club.")})
+        raise not_found(name, _("No such player in this club."))
     if player.merged_into_id is not None:
-        raise ValidationError(
-            {name: _("%(player)s was merged into another player.") % {"player": player}}
-        )
+        raise not_found(name, _("%(player)s was merged into another player.") % {"player": player})
     return player
 
 
@@ -546,9 +547,9 @@ def _lock_pending(payment: Payment) -> Payment:
         .get(pk=payment.pk)
     )
     if locked.status == PaymentStatus.CONFIRMED:
-        raise AlreadyDecided(_("This payment was already confirmed."), code="conflict")
+        raise AlreadyDecided(_("This payment was already confirmed."))
     if locked.status == PaymentStatus.CANCELLED:
-        raise AlreadyDecided(_("This payment was cancelled."), code="conflict")
+        raise AlreadyDecided(_("This payment was cancelled."))
     return locked
 
 

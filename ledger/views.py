@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.access import club_page
+from clubs.errors import Conflict
 from clubs.models import Role
 from ledger import services
 from ledger.amounts import POINTS, validate_unit
@@ -157,6 +158,8 @@ def _decide(request, access, payment_id, decide, done: str):
     try:
         decide(payment=payment, by=request.user)  # PermissionDenied: a 403
         messages.success(request, done)
+    except Conflict as error:  # decided already
+        messages.error(request, error.message)
     except ValidationError as error:
         for message in error.messages:
             messages.error(request, message)

@@ -14,7 +14,9 @@ no section. The three signatures are stable:
     None when no row is left: the section is not shown. The page sorts the rows
     (``Leaderboard.sorted_rows``) by any sortable column the visitor picks. It reads
     precomputed rows in a constant number of queries, whatever the number of players.
-    Served too as ``GET /api/v1/clubs/{slug}/leaderboards/{game}/``.
+    Served too as ``GET /api/v1/clubs/{slug}/leaderboards/{game}/``. The provider's module
+    declares the board's columns as ``COLUMNS`` (the API documents their keys as the values
+    of ``ordering``: :func:`leaderboard_columns`).
 
 ``PLAYER_SECTIONS = ["dotted.path.to.player_section", ...]``
     ``player_section(player, *, season=None, page=1) -> PlayerSection | None``: the game's
@@ -51,6 +53,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from datetime import time as time_of_day
 from decimal import Decimal
+from importlib import import_module
 from typing import Literal
 
 from django.conf import settings
@@ -118,6 +121,15 @@ class ReportSection:
 
 def _load(paths):
     return [import_string(path) for path in paths]
+
+
+def leaderboard_columns(game: str) -> list[Column]:
+    """The columns of ``game``'s leaderboard, declared as ``COLUMNS`` beside its provider
+    (the API documents them as the values of ``ordering``)."""
+    path = getattr(settings, "LEADERBOARDS", {}).get(game)
+    if not path:
+        return []
+    return list(getattr(import_module(path.rsplit(".", 1)[0]), "COLUMNS", []))
 
 
 def leaderboard_providers() -> dict:

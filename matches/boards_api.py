@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -23,12 +22,15 @@ from matches import boards
 from matches.models import PlayerRating, RatingChange, SpazzumazzHeadToHead
 from matches.spazzumazz.api import SEASON, season_param
 
+MIN_GAMES_MAX = 999_999
+
 
 def min_games_param(request) -> int:
-    raw = request.query_params.get("min_games", "")
-    if raw == "":
+    values = request.query_params.getlist("min_games")
+    if not values or values == [""]:
         return 0
-    if not raw.isdigit() or len(raw) > 6:
+    raw = values[0]
+    if len(values) > 1 or not raw.isdigit() or int(raw) > MIN_GAMES_MAX:
         raise serializers.ValidationError({"min_games": [_("A whole number of games, 0 or more.")]})
     return int(raw)
 
@@ -59,35 +61,23 @@ class LeaderboardView(APIView):
     """A club's leaderboard for one game, per season or all time (sorted as the game sorts
     it by default; ``ordering=<column>``, or ``-<column>`` for the highest first)."""
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("game", str, OpenApiParameter.PATH, enum=Game.values),
-            SEASON,
-            OpenApiParameter(
-                "min_games", int, description=gettext_lazy("At least this many games.")
-            ),
-            OpenApiParameter(
-                "ordering", str, description=gettext_lazy("A column key, - first to reverse.")
-            ),
-        ],
-        responses=LeaderboardSerializer,
-    )
-    def get(self, request, slug, game):
+    game = ""
+
+    def get(self, request, slug):
+        game = self.game
         club = access_club(request.user, slug).club
-        if game not in Game.values:
-            raise NotFound(_("Unknown game."))
         provider = boards.leaderboard_providers().get(game)
         season = season_param(request, club)
         min_games = min_games_param(request)
         # A game whose feature has no provider (yet) has an empty board, as one without data.
         board = provider(club, season=season, min_games=min_games) if provider else None
         ordering = request.query_params.get("ordering") or ""
+        key = ordering.removeprefix("-") or None
+        if key is not None and key not in {c.key for c in boards.leaderboard_columns(game)}:
+            raise serializers.ValidationError({"ordering": [_("No such column.")]})
         rows = []
         if board is not None:
-            key = ordering.lstrip("-") or None
             descending = None if not ordering else ordering.startswith("-")
-            if key is not None and key not in {c.key for c in board.columns}:
-                raise serializers.ValidationError({"ordering": [_("No such column.")]})
             rows = [
                 {k: boards.as_json(v) for k, v in row.items()}
                 for row in board.sorted_rows(key, descending=descending)
@@ -109,6 +99,47 @@ class LeaderboardView(APIView):
                 }
             ).data
         )
+
+
+def leaderboard_view(game: str):
+    """The leaderboard of one game: one operation each in the schema, so that ``ordering``
+    lists that game's columns (an unknown game matches no route: a JSON 404)."""
+    keys = [c.key for c in boards.leaderboard_columns(game) if c.sortable]
+    ordering = (
+        {"type": "string", "enum": [*keys, *(f"-{k}" for k in keys)]}
+        if keys
+        else {"type": "string", "enum": [""]}
+    )
+
+    def get(self, request, slug):
+        return LeaderboardView.get(self, request, slug)
+
+    get = extend_schema(
+        operation_id=f"clubs_leaderboards_{game}_retrieve",
+        parameters=[
+            SEASON,
+            OpenApiParameter(
+                "min_games",
+                {"type": "integer", "minimum": 0, "maximum": MIN_GAMES_MAX},
+                description=gettext_lazy("At least this many games."),
+            ),
+            OpenApiParameter(
+                "ordering", ordering, description=gettext_lazy("A column, - first to reverse.")
+            ),
+        ],
+        responses=LeaderboardSerializer,
+    )(get)
+    view = type(
+        f"{game.title()}LeaderboardView",
+        (LeaderboardView,),
+        {
+            "game": game,
+            "get": get,
+            "__doc__": f"The club's {Game(game).label} leaderboard, per season or all time "
+            "(``ordering=<column>``, ``-<column>`` for the highest first).",
+        },
+    )
+    return view.as_view()
 
 
 def visible_player(request, pk) -> Player:

@@ -152,9 +152,11 @@ def test_a_payment_is_recorded_confirmed_by_the_payee_and_counts_once(people, le
     assert [row["id"] for row in listed["results"]] == [created["id"]]
 
 
-def test_json_numbers_are_amounts_too(ledger, p, member):
-    assert ok(create(member, p, amount=12.5), 201)["amount"] == "12.50"
+def test_json_whole_numbers_are_amounts_too_but_fractions_are_refused(ledger, p, member):
+    assert ok(create(member, p, amount=12), 201)["amount"] == "12.00"
     assert ok(create(member, p, amount=3, unit="points"), 201)["amount"] == 3
+    # A JSON fraction is a float, not exact: the schema asks for a string such as "12.50".
+    assert "amount" in errors_of(create(member, p, amount=12.5))
 
 
 def test_a_cancelled_payment_cannot_be_confirmed(people, ledger, p, member):
@@ -183,11 +185,12 @@ def test_a_cancelled_payment_cannot_be_confirmed(people, ledger, p, member):
         ({"amount": 2.5, "unit": "points"}, "amount"),
         ({"unit": "dollars"}, "unit"),
         ({"unit": ""}, "unit"),
+        ({"amount": "01.50"}, "amount"),
+        ({"amount": " 1.50"}, "amount"),
+        ({"amount": 0}, "amount"),
         ({"to": "mia"}, "to"),
-        ({"from": 99999999}, "from"),
-        ({"from": 10**30}, "from"),
+        ({"from": "7"}, "from"),
         ({"from": None}, "from"),
-        ({"club": "no-such-club"}, "club"),
         ({"club": ["circolo-alfa"]}, "club"),
     ],
 )
@@ -199,11 +202,33 @@ def test_a_bad_payment_is_a_400_naming_the_field(ledger, p, member, changes, fie
     assert not Payment.objects.exists()
 
 
-def test_a_player_of_another_club_is_refused_as_the_payee(people, ledger, p, member, make_user):
+@pytest.mark.parametrize(
+    "changes, field",
+    [
+        ({"from": 99999999}, "from"),
+        ({"from": 10**30}, "from"),
+        ({"club": "no-such-club"}, "club"),
+    ],
+)
+def test_a_payment_naming_what_does_not_exist_is_a_404_naming_the_field(
+    ledger, p, member, changes, field
+):
+    body = errors_of(create(member, p, **changes), 404)
+    assert list(body) == [field], body
+    assert not Payment.objects.exists()
+
+
+def test_a_player_of_another_club_is_a_404_as_the_payee(people, ledger, p, member, make_user):
     beta = club_services.create_club(name="Circolo Delta", founder=people["member"])
     stranger = club_services.add_guest(club=beta, display_name="Straniero")
-    body = errors_of(create(member, p, to=stranger.pk))
+    body = errors_of(create(member, p, to=stranger.pk), 404)
     assert body == {"to": ["No such player in this club."]}
+
+
+def test_a_merged_guest_is_a_404_as_the_payer(people, ledger, p, member):
+    club_services.merge_players(source=p["pino"], target=p["sam"])
+    body = errors_of(create(member, p, **{"from": p["pino"].pk}), 404)
+    assert list(body) == ["from"]
 
 
 @pytest.mark.parametrize(

@@ -193,7 +193,7 @@ API = [
         "/api/v1/ledger/payments/",
         api_payment("mine"),
         (A, 403, 201, 201, 201),
-        (A, 400, 201, 201, 201),
+        (A, 404, 201, 201, 201),  # a club the caller cannot see is a club that is not there
     ),
     (
         "payments-create-someone-elses",
@@ -201,7 +201,7 @@ API = [
         "/api/v1/ledger/payments/",
         api_payment("bea_p"),
         (A, 403, 403, 201, 201),
-        (A, 400, 403, 201, 201),
+        (A, 404, 403, 201, 201),
     ),
     (
         "payments-confirm",

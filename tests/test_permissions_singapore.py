@@ -120,7 +120,7 @@ API = [
         f"{TS}/",
         lambda c: {"club": c.slug, "name": "Nuovo", "seats": [c.guest.pk, c.spare.pk]},
         (A, 403, 403, 201, 201),
-        (A, 400, 403, 201, 201),
+        (A, 404, 403, 201, 201),  # a club the caller cannot see is a club that is not there
     ),
     ("ts-retrieve", "get", f"{TS}/{{table}}/", None, SEEN, SEEN),
     # The upload itself is multipart: test_an_import_upload_answers_each_role.
@@ -319,7 +319,7 @@ def test_each_page_answers_each_role_as_the_rules_say(
         (kind, role, expected)
         for kind, statuses in [
             ("public", (A, 403, 403, 200, 200)),
-            ("private", (A, 400, 403, 200, 200)),
+            ("private", (A, 404, 403, 200, 200)),
         ]
         for role, expected in zip(ROLES, statuses, strict=True)
     ],

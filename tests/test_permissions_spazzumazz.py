@@ -78,14 +78,14 @@ API = [
     ("games-list", "get", "/api/v1/spazzumazz-games/", None, READ, None),
     ("games-list-filtered", "get", "/api/v1/spazzumazz-games/?club__slug={slug}", None, READ, READ),
     ("games-retrieve", "get", "/api/v1/spazzumazz-games/{confirmed}/", None, READ, READ_PRIVATE),
-    # A private club the caller cannot see is an unknown club: 400 on `club`, as for a typo.
+    # A private club the caller cannot see is an unknown club: 404 on `club`, as for a typo.
     (
         "games-create",
         "post",
         "/api/v1/spazzumazz-games/",
         new_game,
         (A, 403, 201, 201, 201),
-        (A, 400, 201, 201, 201),
+        (A, 404, 201, 201, 201),
     ),
     (
         "games-batch",
@@ -93,7 +93,7 @@ API = [
         "/api/v1/spazzumazz-games/batch/",
         batch,
         (A, 403, 201, 201, 201),
-        (A, 400, 201, 201, 201),
+        (A, 404, 201, 201, 201),
     ),
     (
         "games-confirm",

@@ -178,7 +178,7 @@ API = [
         TA,
         lambda c: {"club": c.slug, "name": "Nuovo", "starts_at": "2030-01-01T20:00:00Z"},
         (A, 403, 403, 403, 201),
-        (A, 400, 403, 403, 201),  # a club the caller cannot see is an unknown club
+        (A, 404, 403, 403, 201),  # a club the caller cannot see is a club that is not there
     ),
     ("tournaments-retrieve", "get", TA + "{reg}/", None, READ, READ_PRIVATE),
     (

@@ -133,11 +133,12 @@ def test_three_copies_of_a_card_are_refused_at_that_card(world):
     loser = ["QH", "QH"] + SEVENTY[2:]
     with pytest.raises(HandRefused) as refused:
         play(world, session, "Anna", "Bruno", loser_cards=loser)
-    assert refused.value.rules_errors[0] == {
-        "code": "too_many_copies",
-        "message": refused.value.rules_errors[0]["message"],
-        "at": "QH",
-    }
+    first = refused.value.rules_errors[0]
+    assert (first["code"], first["at"]) == ("too_many_copies", "QH")
+    assert "QH" in first["short"] and first["message"]
+    # The error keeps its code and place through the field's ValidationError too.
+    [item] = refused.value.error_dict["winner_cards"]
+    assert (item.code, item.params["at"]) == ("too_many_copies", "QH")
 
 
 def test_a_cover_by_someone_not_at_the_table_is_refused(world):

@@ -7,7 +7,10 @@ import io
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
+from django.utils.html import escape
 
+from clubs.rule_errors import rule_message
 from ledger import services as ledger
 from matches.models import Hand, Outcome, TableSession
 from matches.singapore import services
@@ -113,9 +116,22 @@ def test_a_refused_hand_shows_the_engines_error_next_to_the_offending_card(score
     response = scorer.post(f"{base(world, session)}/hands/new/", data)
     assert response.status_code == 400
     text = response.content.decode()
-    assert 'class="sg-chip bad" data-card="1D" data-error="unknown card &#x27;1D&#x27;"' in text
-    assert '<li class="sg-err" role="alert">unknown card &#x27;1D&#x27;</li>' in text
+    # The engine's error translated (the page is in English here), by the card it is about.
+    with translation.override("en"):
+        note = escape(rule_message({"code": "unknown_card", "message": "unknown card '1D'"}))
+    assert "not a card" in note and "1D" in note
+    assert f'class="sg-chip bad" data-card="1D" data-error="{note}"' in text
+    assert f'<li class="sg-err" role="alert">{note}</li>' in text
     assert not Hand.objects.exists()
+
+
+def test_a_refused_hand_is_shown_in_italian_by_the_card(scorer, world):
+    session = open_table(world, ["Anna", "Bruno"], first=("Anna", "Bruno"))
+    data = form_data(world, "Anna", "Bruno", winner_cards=" ".join(CLOSING[:9] + ["1D"]))
+    response = scorer.post(f"{base(world, session)}/hands/new/", data, HTTP_ACCEPT_LANGUAGE="it")
+    with translation.override("it"):
+        note = escape(rule_message({"code": "unknown_card", "message": "unknown card '1D'"}))
+    assert f'data-card="1D" data-error="{note}"' in response.content.decode()
 
 
 def test_three_copies_are_marked_on_every_copy(scorer, world):

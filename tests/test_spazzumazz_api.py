@@ -101,7 +101,11 @@ def test_a_full_turn_log_is_checked_and_gives_the_order(club, table, scorer, pos
         "/api/v1/spazzumazz-games/",
         {"club": club.slug, "players": ids(table), "record": broken},
     )
-    assert refused.status_code == 400 and "record" in refused.json()
+    assert refused.status_code == 400, refused.json()
+    # The engine's error: its code, a translated message and where (``clubs.rule_errors``).
+    [error] = refused.json()["record"]
+    assert error["code"] == "not_finished" and error["message"]
+    assert "at" in error
 
 
 @pytest.mark.parametrize(
@@ -109,10 +113,10 @@ def test_a_full_turn_log_is_checked_and_gives_the_order(club, table, scorer, pos
     [
         ({"finish_order": None}, "finish_order"),
         ({"finish_order": [1, 2, 3], "record": {}}, "finish_order"),
-        ({"players": [99999, 99998]}, "players"),
         ({"players": [1]}, "players"),
+        ({"players": [1, 1], "finish_order": [1, 1]}, "players"),
+        ({"players": ["1", "2"], "finish_order": [1, 2]}, "players"),
         ({"finish_order": "wrong"}, "finish_order"),
-        ({"club": "no-such-club"}, "club"),
         ({"played_at": "yesterday"}, "played_at"),
     ],
 )
@@ -124,6 +128,21 @@ def test_bad_games_are_400s_naming_the_field(club, table, scorer, post, body, fi
     response = post(scorer, "/api/v1/spazzumazz-games/", sent)
     assert response.status_code == 400, response.json()
     assert field in response.json()
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"players": [99999, 99998], "finish_order": [99998, 99999]}, "players"),
+        ({"club": "no-such-club"}, "club"),
+    ],
+)
+def test_a_game_naming_what_is_not_there_is_a_404(club, table, scorer, post, body, field):
+    sent = {"club": club.slug, "players": ids(table), "finish_order": ids(table), **body}
+    response = post(scorer, "/api/v1/spazzumazz-games/", sent)
+    assert response.status_code == 404, response.json()
+    assert list(response.json()) == [field]
+    assert not club.spazzumazz_games.exists()
 
 
 def test_a_finishing_order_naming_someone_else_is_a_400(club, table, scorer, post, people):
@@ -141,7 +160,7 @@ def test_a_batch_records_a_club_nights_games_in_order_or_none(club, table, score
     assert [g["finish_order"] for g in response.json()] == orders
     bad = {**body, "finish_orders": [ids(table), [table[0].pk]]}
     refused = post(scorer, "/api/v1/spazzumazz-games/batch/", bad)
-    assert refused.status_code == 400 and "finish_orders" in refused.json()
+    assert refused.status_code == 400 and "finish_orders[1]" in refused.json()
     assert club.spazzumazz_games.count() == 3
 
 
@@ -236,9 +255,15 @@ def test_idiot_stats_of_a_season_and_a_bad_season(club, table, scorer, post, peo
     play_five(club, table, scorer, post)
     url = f"/api/v1/clubs/{club.slug}/idiot-stats/"
     assert client().get(url, {"season": season.pk}).json() == {"game_name": None, "players": []}
-    for bad in ["x", "99999", str(people["other"].pk)]:
+    for bad in ["x", "0", "1.0", "-1"]:
         response = client().get(url, {"season": bad})
         assert response.status_code == 400 and "season" in response.json()
+    other = services.create_season(
+        club=people["other"], name="Altrove", start="2025-03-01", end="2025-03-31"
+    )
+    for missing in ["99999", str(other.pk)]:  # no season of this club: a 404 naming it
+        response = client().get(url, {"season": missing})
+        assert response.status_code == 404 and list(response.json()) == ["season"]
 
 
 def test_the_leaderboard_of_each_game(club, table, scorer, post):

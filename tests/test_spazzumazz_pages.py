@@ -4,8 +4,11 @@ a mistake), the recent tables, and the result cycle from a game's page."""
 import json
 
 import pytest
+from django.utils import translation
+from django.utils.html import escape
 
 from clubs import services
+from clubs.rule_errors import RULE_MESSAGES
 from matches.models import OutcomeStatus, SpazzumazzGame
 from rules.bots import spazzumazz as bot
 
@@ -67,7 +70,12 @@ def test_a_full_turn_log_pasted_is_checked_by_the_rules_engine(scorer, club, tab
         {"players": csv(table), "record": json.dumps(broken)},
         follow=True,
     )
-    assert "not_finished" in page.content.decode()
+    # The engine's error, translated, next to the pasted log (the page is in Italian).
+    with translation.override("it"):
+        expected = escape(str(RULE_MESSAGES["not_finished"]))
+    html = page.content.decode()
+    assert 'id="record-errors"' in html and expected in html
+    assert html.index(expected) < html.index('name="record"')
     assert SpazzumazzGame.objects.count() == 1
 
 

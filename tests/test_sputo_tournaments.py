@@ -261,7 +261,10 @@ def test_a_full_log_is_checked_by_the_rules_engine_and_must_agree_with_the_winne
         services.report_match(
             match=match, payload={"games": [{"record": broken}]}, by=people["admin"]
         )
-    assert "event 1" in str(refused.value) and "Game 1" in str(refused.value)
+    # The engine's error keeps its code and event index; its message says which game.
+    [error] = refused.value.error_dict["games"]
+    assert (error.code, error.params["at"]) == ("illegal_splash", 1)
+    assert "Game 1" in refused.value.messages[0]
     outcome = services.report_match(
         match=match, payload={"games": [{"record": record}]}, by=people["admin"]
     )

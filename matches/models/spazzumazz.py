@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubs.errors import conflict
 from clubs.merge_policy import Drop, Move
 from clubs.models import Club, ClubOwnedQuerySet, HouseRuleSet, Player, Role, Season
 from matches.models.outcomes import CheckedOutcome, CheckedRecord, OutcomeSubject
@@ -130,19 +131,16 @@ class SpazzumazzGame(OutcomeSubject):
             order = [by_name[name] for name in result["finish_order"]]
         else:
             ids = payload.get("finish_order")
-            if (
-                not isinstance(ids, list)
-                or any(isinstance(i, bool) or not isinstance(i, int) for i in ids)
-                or sorted(ids) != sorted(by_id)
+            every_player = _(
+                "List every player of the game once, in the order they went out, the idiot last."
+            )
+            if not isinstance(ids, list) or any(
+                isinstance(i, bool) or not isinstance(i, int) for i in ids
             ):
-                raise ValidationError(
-                    {
-                        "finish_order": _(
-                            "List every player of the game once, in the order they went "
-                            "out, the idiot last."
-                        )
-                    }
-                )
+                raise ValidationError({"finish_order": every_player})
+            if sorted(ids) != sorted(by_id):
+                # The game's players are stored: an order of others clashes with them.
+                raise conflict("finish_order", every_player)
             order = [by_id[i] for i in ids]
             record = {
                 "game": "spazzumazz",

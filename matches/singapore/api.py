@@ -24,17 +24,23 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from clubs.api import ClubAccessMixin, ClubSlugField
+from clubs.errors import not_found
 from clubs.models import Player, Role
+from clubs.strict import IdFilter, IdList, StrictSerializer, json_parsers, parsers_of
 from matches.models import Hand, TableSession
 from matches.singapore import services
-from matches.singapore.hands import HandRefused, current_outcome, views_of, with_history
+from matches.singapore.hands import QUOTA_MAX, current_outcome, views_of, with_history
 from matches.singapore.importer import DEFAULT_TABLE, import_hands
 
 IMPORT_MAX_LINES = 20_000
+
+
+def _id(**kwargs) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=2**63 - 1, **kwargs)
+
 
 # --- Serializers: tables --------------------------------------------------------------------
 
@@ -137,29 +143,31 @@ class TableSessionSerializer(serializers.ModelSerializer):
         return session.hands.count() if count is None else count
 
 
-@extend_schema_field(serializers.SlugField())
-class _ClubSlug(ClubSlugField):
-    """A club named by slug (documented as a slug: this serializer has no model)."""
-
-
-class TableSessionCreateSerializer(serializers.Serializer):
-    club = _ClubSlug()
+class TableSessionCreateSerializer(StrictSerializer):
+    club = ClubSlugField()
     name = serializers.CharField(max_length=80)
     point_value = serializers.DecimalField(
         max_digits=10,
         decimal_places=2,
         allow_null=True,
         required=False,
+        min_value=Decimal("0.01"),
         help_text=gettext_lazy("The money value of one point; null: points only."),
     )
-    seats = serializers.ListField(
-        child=serializers.IntegerField(),
+    seats = IdList(
+        unique=True,
         min_length=2,
         max_length=50,
-        help_text=gettext_lazy("Player ids in rotation order."),
+        help_text=gettext_lazy("Player ids in rotation order, each once."),
     )
-    first_dealer = serializers.IntegerField(required=False, allow_null=True)
-    first_opponent = serializers.IntegerField(required=False, allow_null=True)
+    first_dealer = _id(
+        required=False,
+        allow_null=True,
+        help_text=gettext_lazy("One of the seats; with first_opponent, or neither (a draw)."),
+    )
+    first_opponent = _id(
+        required=False, allow_null=True, help_text=gettext_lazy("Another of the seats.")
+    )
     date = serializers.DateField(required=False)
     seed = serializers.IntegerField(
         required=False,
@@ -169,38 +177,51 @@ class TableSessionCreateSerializer(serializers.Serializer):
     )
 
 
-class HandImportSerializer(serializers.Serializer):
-    club = _ClubSlug()
+@extend_schema_field({"type": "object", "additionalProperties": {"type": "integer"}})
+class PlayerMappingField(serializers.Field):
+    """A multipart part holding a JSON object of names and player ids (``{"Anna": 12}``)."""
+
+    default_error_messages = {
+        "invalid": gettext_lazy('A JSON object of "name": player id.'),
+        "not_json": gettext_lazy("Not JSON."),
+    }
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            if len(data) > 100_000:
+                self.fail("invalid")
+            try:
+                data = json.loads(data)
+            except ValueError:
+                self.fail("not_json")
+        if not isinstance(data, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in data.values()
+        ):
+            self.fail("invalid")
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
+class HandImportSerializer(StrictSerializer):
+    club = ClubSlugField()
     file = serializers.FileField(
-        help_text=gettext_lazy("JSON lines: one Singapore record with its stake a line.")
+        allow_empty_file=True,  # no lines: nothing imported
+        help_text=gettext_lazy(
+            "UTF-8 text, JSON lines: one Singapore record with its stake a line."
+        ),
     )
-    players = serializers.CharField(
+    players = PlayerMappingField(
         required=False,
-        allow_blank=True,
-        max_length=100_000,
         help_text=gettext_lazy('A JSON object mapping names to player ids: {"Anna": 12}.'),
     )
-    session = serializers.IntegerField(
-        required=False, help_text=gettext_lazy("Put every hand in this table.")
-    )
+    session = _id(required=False, help_text=gettext_lazy("Put every hand in this table."))
     table = serializers.CharField(required=False, max_length=80)
     point_value = serializers.DecimalField(
         max_digits=10, decimal_places=2, required=False, allow_null=True, min_value=Decimal("0.01")
     )
     create_guests = serializers.BooleanField(required=False, default=False)
-
-    def validate_players(self, value):
-        if not value:
-            return {}
-        try:
-            mapping = json.loads(value)
-        except ValueError:
-            raise serializers.ValidationError(_("Not JSON.")) from None
-        if not isinstance(mapping, dict) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in mapping.values()
-        ):
-            raise serializers.ValidationError(_('A JSON object of "name": player id.'))
-        return mapping
 
 
 class ImportRefusalSerializer(serializers.Serializer):
@@ -216,45 +237,60 @@ class ImportReportSerializer(serializers.Serializer):
     sessions = serializers.ListField(child=serializers.IntegerField())
 
 
-class TableJoinSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
+class TableJoinSerializer(StrictSerializer):
+    player = _id()
 
 
 # --- Serializers: hands ---------------------------------------------------------------------
 
 
-class HandSideBetSerializer(serializers.Serializer):
-    backer_of_winner = serializers.IntegerField()
-    backer_of_loser = serializers.IntegerField()
-    quotas = serializers.IntegerField()
+def _quotas(**kwargs) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=QUOTA_MAX, **kwargs)
+
+
+class HandSideBetSerializer(StrictSerializer):
+    backer_of_winner = _id()
+    backer_of_loser = _id()
+    quotas = _quotas()
 
 
 class CardList(serializers.ListField):
+    """Cards such as ``AS``, ``10H``, ``JK``: the rules engine checks them (a 400 with its
+    code and the card's place, ``winner_cards[3]``)."""
+
     child = serializers.CharField(max_length=10)
 
 
-class HandResultSerializer(serializers.Serializer):
+class HandResultSerializer(StrictSerializer):
     """A hand's result, as the body of a new hand (with ``dealer`` and ``opponent``), of a
-    correction or of a decision."""
+    correction or of a decision. Whether the cards close and the stake holds is the rules
+    engine's to say (a 400 with its ``code`` and ``at`` for each error)."""
 
     winner = serializers.ChoiceField(choices=["dealer", "opponent"])
     winner_cards = CardList(max_length=30)
     loser_cards = CardList(max_length=30)
     melds = serializers.ListField(
-        child=CardList(max_length=30), required=False, allow_null=True, max_length=10
-    )
-    dealer_quotas = serializers.IntegerField()
-    covers = serializers.DictField(
-        child=serializers.IntegerField(),
+        child=CardList(max_length=30),
         required=False,
-        help_text=gettext_lazy('{"<player id>": quotas}: the opponent first, then bystanders.'),
+        allow_null=True,
+        min_length=1,
+        max_length=10,
     )
-    side_bets = HandSideBetSerializer(many=True, required=False)
+    dealer_quotas = _quotas()
+    covers = serializers.DictField(
+        child=_quotas(),
+        required=False,
+        help_text=gettext_lazy(
+            '{"<player id>": quotas}: the opponent first, then bystanders, each seated at '
+            "the table."
+        ),
+    )
+    side_bets = HandSideBetSerializer(many=True, required=False, max_length=50)
 
 
 class HandCreateSerializer(HandResultSerializer):
-    dealer = serializers.IntegerField()
-    opponent = serializers.IntegerField()
+    dealer = _id()
+    opponent = _id()
     override = serializers.CharField(
         required=False,
         allow_blank=True,
@@ -270,14 +306,21 @@ class HandCorrectSerializer(HandResultSerializer):
     reason = serializers.CharField(max_length=1000)
 
 
-class HandReasonSerializer(serializers.Serializer):
+class HandReasonSerializer(StrictSerializer):
     reason = serializers.CharField(max_length=1000)
 
 
-class HandDecideSerializer(serializers.Serializer):
+class HandDecideSerializer(StrictSerializer):
     uphold = serializers.BooleanField()
     note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
     result = HandResultSerializer(required=False, allow_null=True)
+
+    def validate(self, data):
+        if data["uphold"] and data.get("result") is not None:
+            raise serializers.ValidationError(
+                {"result": [_("Either uphold the hand or enter its result.")]}
+            )
+        return data
 
 
 class HandTransferSerializer(serializers.Serializer):
@@ -326,18 +369,6 @@ class HandSerializer(serializers.Serializer):
     result = serializers.DictField(help_text=gettext_lazy("The rules engine's output."))
     transfers = HandTransferSerializer(many=True)
     history = HandHistorySerializer(many=True)
-
-
-class RulesErrorItem(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    at = serializers.CharField(allow_null=True)
-
-
-class RulesErrorSerializer(RulesErrorItem):
-    """The rules engine refused the hand: its first error, and all of them."""
-
-    errors = RulesErrorItem(many=True)
 
 
 def _money(value):
@@ -407,22 +438,18 @@ def preview_data(session, dealer, opponent, body: dict, recorded) -> dict:
     }
 
 
-def rules_error_response(error: HandRefused) -> Response:
-    first = error.rules_errors[0]
-    return Response({**first, "errors": error.rules_errors}, status=status.HTTP_400_BAD_REQUEST)
-
-
 # --- Filters --------------------------------------------------------------------------------
 
 
 class TableSessionFilter(filters.FilterSet):
+    season = IdFilter(field_name="season_id")
     open = filters.BooleanFilter(
         method="filter_open", label=gettext_lazy("Only tables still open (or closed)")
     )
 
     class Meta:
         model = TableSession
-        fields = {"club__slug": ["exact"], "season": ["exact"], "date": ["exact", "gte", "lte"]}
+        fields = {"club__slug": ["exact"], "date": ["exact", "gte", "lte"]}
 
     def filter_open(self, queryset, name, value):
         return queryset.filter(closed_at__isnull=value)
@@ -432,10 +459,9 @@ class TableSessionFilter(filters.FilterSet):
 
 HAND_ID = OpenApiParameter("hand_id", int, OpenApiParameter.PATH)
 PLAYER_ID = OpenApiParameter("player_id", int, OpenApiParameter.PATH)
-HAND_ERRORS = {
-    400: OpenApiResponse(RulesErrorSerializer, description=gettext_lazy("Refused by the rules")),
-    409: OpenApiResponse(description=gettext_lazy("Out of turn, or the table is closed")),
-}
+# The table is closed, a seat taken or left, a hand out of turn, the wrong moment in the
+# result cycle.
+CONFLICTS = {409}
 
 
 class TableSessionViewSet(
@@ -455,6 +481,26 @@ class TableSessionViewSet(
     filterset_class = TableSessionFilter
     ordering_fields = ["date", "name", "created_at"]
     search_fields = ["name"]
+    parser_classes = json_parsers()  # seats and hands are lists and objects: JSON
+    api_errors = {
+        action: CONFLICTS
+        for action in (
+            "close",
+            "seats",
+            "leave",
+            "sit_out",
+            "back",
+            "hands",
+            "void",
+            "correct",
+            "confirm",
+            "dispute",
+            "withdraw",
+            "decide",
+        )
+    }
+    # The multipart body is described apart: the club and the table it names may be missing.
+    api_errors["import_hands"] = {404}
 
     def get_queryset(self):
         return (
@@ -485,9 +531,10 @@ class TableSessionViewSet(
         return Response(self.get_serializer(session).data, status=code)
 
     def _player(self, session, player_id, field="player") -> Player:
+        """A player of the table's club (another id names nobody: a 404 naming ``field``)."""
         player = session.club.players.filter(pk=player_id).first()
         if player is None:
-            raise serializers.ValidationError({field: [_("No such player in this club.")]})
+            raise not_found(field, _("No such player in this club."))
         return player
 
     @extend_schema(request=TableSessionCreateSerializer, responses={201: TableSessionSerializer})
@@ -500,16 +547,14 @@ class TableSessionViewSet(
         players = {p.pk: p for p in club.players.filter(pk__in=fields["seats"])}
         missing = [pk for pk in fields["seats"] if pk not in players]
         if missing:
-            raise serializers.ValidationError(
-                {"seats": [_("No such player in this club: %(ids)s.") % {"ids": missing}]}
-            )
+            raise not_found("seats", _("No such player in this club: %(ids)s.") % {"ids": missing})
         pair = {}
         for name in ("first_dealer", "first_opponent"):
             pk = fields.get(name)
             if pk is not None:
                 pair[name] = players.get(pk) or club.players.filter(pk=pk).first()
                 if pair[name] is None:
-                    raise serializers.ValidationError({name: [_("No such player in this club.")]})
+                    raise not_found(name, _("No such player in this club."))
         session = services.open_session(
             club=club,
             by=request.user,
@@ -526,12 +571,15 @@ class TableSessionViewSet(
         request={"multipart/form-data": HandImportSerializer},
         responses={200: ImportReportSerializer},
     )
-    @action(detail=False, methods=["post"], url_path="import", parser_classes=[MultiPartParser])
+    @action(
+        detail=False, methods=["post"], url_path="import", parser_classes=parsers_of("multipart")
+    )
     def import_hands(self, request):
         """Import past hands (scorers and admins): JSON lines of RULES.md's Singapore records
         with their stakes, checked by the rules engine; the refused lines come back with
         their errors. At most 20,000 lines an upload (``manage.py import_hands`` for more);
-        the same file again imports nothing twice."""
+        the same file again imports nothing twice. A multipart body: ``players`` is a part
+        holding JSON."""
         data = HandImportSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         fields = data.validated_data
@@ -541,7 +589,7 @@ class TableSessionViewSet(
         if fields.get("session") is not None:
             session = TableSession.objects.filter(pk=fields["session"], club=club).first()
             if session is None:
-                raise serializers.ValidationError({"session": [_("No such table in this club.")]})
+                raise not_found("session", _("No such table in this club."))
         try:
             text = fields["file"].read().decode("utf-8")
         except UnicodeDecodeError:
@@ -581,7 +629,7 @@ class TableSessionViewSet(
     def seats(self, request, pk=None):
         """Seat a player at the end of the rotation (scorers; a member seats themself)."""
         session = self.get_object()
-        data = TableJoinSerializer(data=request.data)
+        data = TableJoinSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         player = self._player(session, data.validated_data["player"])
         services.join_table(session=session, player=player, by=request.user)
@@ -650,10 +698,9 @@ class TableSessionViewSet(
             200: OpenApiResponse(
                 HandSerializer, description=gettext_lazy("A preview, or a hand already recorded")
             ),
-            **HAND_ERRORS,
         },
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def hands(self, request, pk=None):
         """GET: the table's hands in order. POST: record a hand (scorers and admins, in force
         at once; one of the two players, for the other to confirm). A hand the rules refuse
@@ -665,25 +712,22 @@ class TableSessionViewSet(
             for hand in hands:
                 hand.session = session
             return Response([hand_data(hand) for hand in hands])
-        body = HandCreateSerializer(data=request.data)
+        body = HandCreateSerializer(data=request.data, context={"request": request})
         body.is_valid(raise_exception=True)
         fields = body.validated_data
         dealer = self._player(session, fields["dealer"], "dealer")
         opponent = self._player(session, fields["opponent"], "opponent")
         payload = {k: v for k, v in request.data.items() if k in HandResultSerializer().fields}
-        try:
-            recorded = services.record_hand(
-                session=session,
-                by=request.user,
-                dealer=dealer,
-                opponent=opponent,
-                payload=payload,
-                override=fields.get("override"),
-                preview=fields["preview"],
-                key=request.headers.get("Idempotency-Key", ""),
-            )
-        except HandRefused as error:
-            return rules_error_response(error)
+        recorded = services.record_hand(
+            session=session,
+            by=request.user,
+            dealer=dealer,
+            opponent=opponent,
+            payload=payload,
+            override=fields.get("override"),
+            preview=fields["preview"],
+            key=request.headers.get("Idempotency-Key", ""),
+        )
         if recorded.hand is None:
             return Response(preview_data(session, dealer, opponent, fields, recorded))
         code = status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED
@@ -701,13 +745,10 @@ class TableSessionViewSet(
         hand = self._hand(session, hand_id)
         kwargs = dict(fixed)
         if serializer is not None:
-            data = serializer(data=request.data)
+            data = serializer(data=request.data, context={"request": request})
             data.is_valid(raise_exception=True)
             kwargs.update(data.validated_data)
-        try:
-            step(hand=hand, by=request.user, **kwargs)
-        except HandRefused as error:
-            return rules_error_response(error)
+        step(hand=hand, by=request.user, **kwargs)
         return self._hand_response(session, hand)
 
     @extend_schema(parameters=[HAND_ID], request=HandReasonSerializer, responses=HandSerializer)
@@ -719,7 +760,7 @@ class TableSessionViewSet(
     @extend_schema(
         parameters=[HAND_ID],
         request=HandCorrectSerializer,
-        responses={200: HandSerializer, **HAND_ERRORS},
+        responses={200: HandSerializer},
     )
     @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/correct")
     def correct(self, request, pk=None, hand_id=None):
@@ -727,15 +768,12 @@ class TableSessionViewSet(
         the new posting; the old result stays in the history."""
         session = self.get_object()
         hand = self._hand(session, hand_id)
-        data = HandCorrectSerializer(data=request.data)
+        data = HandCorrectSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         payload = {k: v for k, v in request.data.items() if k in HandResultSerializer().fields}
-        try:
-            services.correct_hand(
-                hand=hand, by=request.user, payload=payload, reason=data.validated_data["reason"]
-            )
-        except HandRefused as error:
-            return rules_error_response(error)
+        services.correct_hand(
+            hand=hand, by=request.user, payload=payload, reason=data.validated_data["reason"]
+        )
         return self._hand_response(session, hand)
 
     @extend_schema(parameters=[HAND_ID], request=None, responses=HandSerializer)
@@ -759,7 +797,7 @@ class TableSessionViewSet(
     @extend_schema(
         parameters=[HAND_ID],
         request=HandDecideSerializer,
-        responses={200: HandSerializer, **HAND_ERRORS},
+        responses={200: HandSerializer},
     )
     @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/decide")
     def decide(self, request, pk=None, hand_id=None):
@@ -767,22 +805,19 @@ class TableSessionViewSet(
         optionally enter the right ``result``."""
         session = self.get_object()
         hand = self._hand(session, hand_id)
-        data = HandDecideSerializer(data=request.data)
+        data = HandDecideSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         raw = request.data.get("result") if isinstance(request.data, dict) else None
         payload = None
         if data.validated_data.get("result") is not None and isinstance(raw, dict):
             payload = {k: v for k, v in raw.items() if k in HandResultSerializer().fields}
-        try:
-            services.decide_hand(
-                hand=hand,
-                by=request.user,
-                uphold=data.validated_data["uphold"],
-                payload=payload,
-                note=data.validated_data.get("note", ""),
-            )
-        except HandRefused as error:
-            return rules_error_response(error)
+        services.decide_hand(
+            hand=hand,
+            by=request.user,
+            uphold=data.validated_data["uphold"],
+            payload=payload,
+            note=data.validated_data.get("note", ""),
+        )
         return self._hand_response(session, hand)
 
 

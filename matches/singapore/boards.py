@@ -29,19 +29,18 @@ SUMMED = [
 ]
 
 
-def _columns(club) -> list[Column]:
-    return [
-        Column("hands_played", _("Hands"), help=_("Hands dealt or played as the opponent")),
-        Column("hands_won", _("Won")),
-        Column("net_points", _("Net points")),
-        Column("net_money", _("Net money"), kind="money"),
-        Column("won_simple", _("Simple"), help=_("Closings ×1")),
-        Column("won_double", _("Double"), help=_("Closings ×2")),
-        Column("won_quintuple", _("Quintuple"), help=_("Ten-card sequences, ×5")),
-        Column("biggest_hand", _("Biggest hand"), help=_("Most points a quota in one hand")),
-        Column("quotas_won", _("Quotas won")),
-        Column("quotas_lost", _("Quotas lost")),
-    ]
+COLUMNS = [
+    Column("hands_played", _("Hands"), help=_("Hands dealt or played as the opponent")),
+    Column("hands_won", _("Won")),
+    Column("net_points", _("Net points")),
+    Column("net_money", _("Net money"), kind="money"),
+    Column("won_simple", _("Simple"), help=_("Closings ×1")),
+    Column("won_double", _("Double"), help=_("Closings ×2")),
+    Column("won_quintuple", _("Quintuple"), help=_("Ten-card sequences, ×5")),
+    Column("biggest_hand", _("Biggest hand"), help=_("Most points a quota in one hand")),
+    Column("quotas_won", _("Quotas won")),
+    Column("quotas_lost", _("Quotas lost")),
+]
 
 
 def totals(club, *, season=None):
@@ -75,7 +74,7 @@ def leaderboard(club, *, season=None, min_games: int = 0) -> Leaderboard | None:
     return Leaderboard(
         game="singapore",
         title=str(_("Singapore")),
-        columns=_columns(club),
+        columns=COLUMNS,
         rows=rows,
         default_sort="net_points",
         min_games_key="hands_played",

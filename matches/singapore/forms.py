@@ -250,14 +250,14 @@ def card_errors(form: HandForm, error: HandRefused | None) -> dict:
             name, index = match.group(1), int(match.group(2))
             tokens = fields[name]["tokens"]
             if index < len(tokens):
-                tokens[index]["error"] = item["message"]
+                tokens[index]["error"] = item.get("short", item["message"])  # by the card
                 continue
         if item.get("code") == "too_many_copies":
             marked = False
             for name in fields:
                 for token in fields[name]["tokens"]:
                     if _same_card(token["card"], at):
-                        token["error"] = item["message"]
+                        token["error"] = item.get("short", item["message"])
                         marked = True
             if marked:
                 fields["winner_cards"]["errors"].append(item["message"])

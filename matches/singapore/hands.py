@@ -14,14 +14,16 @@ who is who afterwards is read from the record's seats, which guest merges keep r
 
 from __future__ import annotations
 
+import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from clubs.errors import Conflict
+from clubs.errors import Conflict, conflict, not_found
 from clubs.models import Player
+from clubs.rule_errors import rule_message, rules_error_item
 from clubs.services import house_rules_for
 from matches.models import GameRecord, Hand, Outcome, TableSession
 from matches.models.outcomes import CheckedOutcome, CheckedRecord
@@ -37,20 +39,22 @@ QUOTA_MAX = 1_000_000
 
 
 def rules_message(error: dict) -> str:
-    """The engine's error in the reader's language."""
-    # The engine's own English until clubs/ translates engine errors by code.
-    return str(error.get("message", ""))
+    """The engine's error in the reader's language (``clubs.rule_errors``): its sentence by
+    code, where it is (``at``, as the caller gives it) and the cards its message names."""
+    return rule_message(error)
 
 
 class HandRefused(ValidationError):
-    """The rules engine refused the hand: a 400 with the engine's ``code``, its message
-    (translated) and ``at``, in the API's field names (``winner_cards[3]``, ``covers.12``)."""
+    """The rules engine refused the hand: a 400 naming the field of each error, with the
+    engine's ``code``, its message (translated) and ``at``, in the API's field names
+    (``winner_cards[3]``, ``covers.12``). ``rules_errors`` holds them as dicts (the hand form
+    shows each by the offending card, in its ``short`` form without the place)."""
 
     def __init__(self, errors: list[dict]):
         self.rules_errors = errors
-        by_field: dict[str, list[str]] = {}
+        by_field: dict[str, list[ValidationError]] = {}
         for error in errors:
-            by_field.setdefault(field_of(error.get("at")), []).append(error["message"])
+            by_field.setdefault(field_of(error.get("at")), []).append(rules_error_item(error))
         super().__init__(by_field)
 
 
@@ -130,6 +134,16 @@ def _player_id(value, field_name: str) -> int:
     raise _refuse(field_name, _("A player's id."))
 
 
+def _cover_key(key: object) -> int:
+    """A key of ``covers``: a player's id as JSON keys are, a string of digits. Anything
+    else names no one at the table (a 404 naming ``covers``, as an id of no seat is)."""
+    if isinstance(key, int) and not isinstance(key, bool):
+        return key
+    if isinstance(key, str) and re.fullmatch(r"[1-9][0-9]{0,17}", key):
+        return int(key)
+    raise not_found("covers", _("%(key)s is not a player at this table.") % {"key": str(key)[:20]})
+
+
 @dataclass
 class Table:
     """What a hand needs of its session: the seats (player by id, in rotation order) and
@@ -157,10 +171,13 @@ class Table:
         )
 
     def seated(self, player_id: int, field_name: str) -> Player:
+        """The player of a seat at the table now: one never seated here names no seat (a
+        404 in the API); one who left clashes with the seating (a 409)."""
+        message = _("Player %(id)s is not seated at this table.") % {"id": player_id}
+        if player_id not in self.players:
+            raise not_found(field_name, message)
         if player_id not in self.present:
-            raise _refuse(
-                field_name, _("Player %(id)s is not seated at this table.") % {"id": player_id}
-            )
+            raise conflict(field_name, message)
         return self.players[player_id]
 
 
@@ -202,7 +219,7 @@ def read_payload(table: Table, dealer: Player, opponent: Player, data: dict) -> 
         raise _refuse("covers", _('An object of "player id": quotas.'))
     covers: dict[int, int] = {}
     for key, quotas in covers_raw.items():
-        pid = _player_id(key, "covers")
+        pid = _cover_key(key)
         table.seated(pid, f"covers.{pid}")
         if pid in covers:
             raise _refuse("covers", _("Player %(id)s covers twice.") % {"id": pid})
@@ -281,14 +298,13 @@ def check(record: dict, ids: dict[str, int]) -> dict:
     except RulesError as error:  # the checker returns errors; this is belt and braces
         exit_code, result = 1, {"errors": [e.as_dict() for e in error.errors]}
     if exit_code != 0:
-        errors = [
-            {
-                "code": e.get("code"),
-                "message": rules_message(e),
-                "at": _api_at(e.get("at"), ids),
-            }
-            for e in result.get("errors", [])
-        ]
+        errors = []
+        for e in result.get("errors", []):
+            error = {"code": e.get("code"), "message": e.get("message", ""), "at": e.get("at")}
+            error["at"] = _api_at(error["at"], ids)
+            # ``short``: without the place, for the form's note by the offending card.
+            short = rules_message({**error, "at": None})
+            errors.append({**error, "message": rules_message(error), "short": short})
         raise HandRefused(errors)
     return result
 

@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.access import ClubAccess, access_club
-from clubs.errors import Conflict
+from clubs.errors import Conflict, conflict, not_found
 from clubs.models import Club, Player, Role, Season
 from matches import outcomes
 from matches.models import Hand, Outcome, OutcomeStatus, TableSeat, TableSession
@@ -77,8 +77,8 @@ def _point_value(value) -> Decimal | None:
 def _players_of(club: Club, players: list[Player], field_name: str) -> list[Player]:
     for player in players:
         if player.club_id != club.pk or player.merged_into_id is not None:
-            raise ValidationError(
-                {field_name: _("%(name)s is not a player of this club.") % {"name": player}}
+            raise not_found(
+                field_name, _("%(name)s is not a player of this club.") % {"name": player}
             )
     return players
 
@@ -173,8 +173,11 @@ def _self_or_scorer(by, session: TableSession, player: Player) -> None:
 
 def _seat(session: TableSession, player: Player) -> TableSeat:
     seat = session.seats.filter(player=player).first()
-    if seat is None or seat.left_at is not None:
-        raise ValidationError({"player": _("%(name)s is not at this table.") % {"name": player}})
+    message = _("%(name)s is not at this table.") % {"name": player}
+    if seat is None:  # no such seat
+        raise not_found("player", message)
+    if seat.left_at is not None:  # left already: the seating says no
+        raise conflict("player", message)
     return seat
 
 
@@ -187,9 +190,7 @@ def join_table(*, session: TableSession, player: Player, by) -> TableSeat:
     _players_of(session.club, [player], "player")
     seat = session.seats.filter(player=player).first()
     if seat is not None and seat.left_at is None:
-        raise ValidationError(
-            {"player": _("%(name)s is already at this table.") % {"name": player}}
-        )
+        raise conflict("player", _("%(name)s is already at this table.") % {"name": player})
     last = session.seats.aggregate(last=Max("position"))["last"]
     position = 0 if last is None else last + 1
     if seat is None:
@@ -407,9 +408,9 @@ def record_hand(
     for field_name, player in (("dealer", dealer), ("opponent", opponent)):
         seat = next((s for s in seats if s.player_id == player.pk), None)
         if seat is None or not seat.plays:
-            raise ValidationError(
-                {field_name: _("%(name)s is not playing at this table.") % {"name": player}}
-            )
+            # No seat here: nobody to name (404); left or sitting out: the seating says no.
+            refuse = not_found if seat is None else conflict
+            raise refuse(field_name, _("%(name)s is not playing at this table.") % {"name": player})
     if dealer.pk == opponent.pk:
         raise ValidationError({"opponent": _("The dealer plays against someone else.")})
     checked = read_payload(table, dealer, opponent, payload)

@@ -8,12 +8,13 @@ wrong moment a 409.
 
 from __future__ import annotations
 
+import re
+
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -21,7 +22,9 @@ from rest_framework.views import APIView
 
 from clubs.access import access_club
 from clubs.api import ClubSlugField
+from clubs.errors import NOT_FOUND
 from clubs.models import Season
+from clubs.strict import IdFilter, IdList, StrictSerializer, json_parsers
 from matches import outcomes
 from matches.models import OutcomeStatus, SpazzumazzGame, SpazzumazzPlace
 from matches.spazzumazz import boards
@@ -33,6 +36,8 @@ from matches.spazzumazz.services import (
 
 # --- Serializers -------------------------------------------------------------------------------
 
+
+MAX_PLAYERS = 20  # at one table
 
 OUTCOMES_SHOWN = (OutcomeStatus.CONFIRMED, OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED)
 
@@ -105,26 +110,47 @@ class SpazzumazzGameSerializer(serializers.ModelSerializer):
         return bool(latest.payload.get("log")) if latest else None
 
 
-@extend_schema_field(OpenApiTypes.STR)
-class ClubSlug(ClubSlugField):
-    """A club named by slug (one the requesting user may see)."""
+EITHER_ORDER_OR_RECORD = {"oneOf": [{"required": ["finish_order"]}, {"required": ["record"]}]}
 
 
-class IdList(serializers.ListField):
-    child = serializers.IntegerField(min_value=1)
+class RecordField(serializers.DictField):
+    """A full Spazz'u'mazz record (RULES.md: its players in turn order and every turn): the
+    rules engine checks it and the finishing order comes from it."""
 
 
-class SpazzumazzGameCreateSerializer(serializers.Serializer):
-    club = ClubSlug()
+def _player_ids(**kwargs) -> IdList:
+    return IdList(unique=True, min_length=2, max_length=MAX_PLAYERS, **kwargs)
+
+
+def _either_order_or_record(data: dict) -> dict:
+    if ("finish_order" in data) == ("record" in data):
+        raise serializers.ValidationError(
+            {"finish_order": [_("Give either the finishing order or a record.")]}
+        )
+    return data
+
+
+def _every_player_once(order: list[int], players: list[int], field: str) -> None:
+    if sorted(order) != sorted(players):
+        raise serializers.ValidationError(
+            {field: [_("List every player of the game once, in the order they went out.")]}
+        )
+
+
+class SpazzumazzGameCreateSerializer(StrictSerializer):
+    request_schema_extra = EITHER_ORDER_OR_RECORD
+
+    club = ClubSlugField()
     played_at = serializers.DateTimeField(required=False)
-    players = IdList(
-        min_length=2, max_length=20, help_text=gettext_lazy("Player ids in turn order.")
-    )
-    finish_order = IdList(
+    players = _player_ids(help_text=gettext_lazy("Player ids in turn order."))
+    finish_order = _player_ids(
         required=False,
-        help_text=gettext_lazy("Player ids in the order they went out, the idiot last."),
+        help_text=gettext_lazy(
+            "The players' ids in the order they went out, the idiot last: each player of the "
+            "game once."
+        ),
     )
-    record = serializers.DictField(
+    record = RecordField(
         required=False,
         help_text=gettext_lazy(
             "The full record (a turn log) instead of the finishing order: the rules engine "
@@ -133,47 +159,58 @@ class SpazzumazzGameCreateSerializer(serializers.Serializer):
     )
 
     def validate(self, data):
-        if ("finish_order" in data) == ("record" in data):
-            raise serializers.ValidationError(
-                {"finish_order": [_("Give either the finishing order or a record.")]}
-            )
-        return data
+        if "finish_order" in data:
+            _every_player_once(data["finish_order"], data["players"], "finish_order")
+        return _either_order_or_record(data)
 
 
-class SpazzumazzBatchSerializer(serializers.Serializer):
-    club = ClubSlug()
+class SpazzumazzBatchSerializer(StrictSerializer):
+    club = ClubSlugField()
     played_at = serializers.DateTimeField(
         required=False, help_text=gettext_lazy("When the first game was played.")
     )
-    players = IdList(min_length=2, max_length=20)
+    players = _player_ids()
     finish_orders = serializers.ListField(
-        child=IdList(), min_length=1, max_length=50, help_text=gettext_lazy("One per game.")
+        child=_player_ids(),
+        min_length=1,
+        max_length=50,
+        help_text=gettext_lazy("One per game: each player of the table once, the idiot last."),
     )
 
-
-class SpazzumazzReasonSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=1000)
-
-
-class SpazzumazzCorrectSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=1000)
-    finish_order = IdList(required=False)
-    record = serializers.DictField(required=False)
-
     def validate(self, data):
-        if ("finish_order" in data) == ("record" in data):
-            raise serializers.ValidationError(
-                {"finish_order": [_("Give either the finishing order or a record.")]}
-            )
+        for n, order in enumerate(data["finish_orders"]):
+            _every_player_once(order, data["players"], f"finish_orders[{n}]")
         return data
 
 
-class SpazzumazzDecideSerializer(serializers.Serializer):
+class SpazzumazzReasonSerializer(StrictSerializer):
+    reason = serializers.CharField(max_length=1000)
+
+
+class SpazzumazzCorrectSerializer(StrictSerializer):
+    request_schema_extra = EITHER_ORDER_OR_RECORD
+
+    reason = serializers.CharField(max_length=1000)
+    finish_order = _player_ids(required=False)
+    record = RecordField(required=False)
+
+    def validate(self, data):
+        return _either_order_or_record(data)
+
+
+class SpazzumazzDecideSerializer(StrictSerializer):
     uphold = serializers.BooleanField()
-    finish_order = IdList(
+    finish_order = _player_ids(
         required=False, help_text=gettext_lazy("The result to put in force instead.")
     )
     note = serializers.CharField(max_length=1000, required=False, allow_blank=True)
+
+    def validate(self, data):
+        if data["uphold"] and "finish_order" in data:
+            raise serializers.ValidationError(
+                {"finish_order": [_("Either uphold the report or enter a result.")]}
+            )
+        return data
 
 
 # --- The games ---------------------------------------------------------------------------------
@@ -181,8 +218,8 @@ class SpazzumazzDecideSerializer(serializers.Serializer):
 
 class SpazzumazzGameFilter(filters.FilterSet):
     club__slug = filters.CharFilter(field_name="club__slug")
-    season = filters.NumberFilter(field_name="season_id")
-    player = filters.NumberFilter(method="filter_player", label=gettext_lazy("Player id"))
+    season = IdFilter(field_name="season_id")
+    player = IdFilter(method="filter_player", label=gettext_lazy("Player id"))
 
     class Meta:
         model = SpazzumazzGame
@@ -214,6 +251,12 @@ class SpazzumazzGameViewSet(
     filterset_class = SpazzumazzGameFilter
     ordering_fields = ["played_at", "created_at"]
     search_fields: list[str] = []
+    parser_classes = json_parsers()  # lists of ids and a turn log: JSON, not a form
+    # The wrong moment in the result cycle (a second confirmation, a report decided
+    # already), or a finishing order of players other than the game's.
+    api_errors = {
+        action: {409} for action in ("confirm", "dispute", "decide", "withdraw", "correct", "void")
+    }
 
     def get_queryset(self):
         return (
@@ -250,7 +293,7 @@ class SpazzumazzGameViewSet(
     @extend_schema(
         request=SpazzumazzBatchSerializer, responses={201: SpazzumazzGameSerializer(many=True)}
     )
-    @action(detail=False, methods=["post"])
+    @action(detail=False, methods=["post"], pagination_class=None)
     def batch(self, request):
         """Several games by the same players in a row (a club night): all or none."""
         data = SpazzumazzBatchSerializer(data=request.data, context={"request": request})
@@ -349,18 +392,26 @@ def register(router) -> None:
 
 
 def season_param(request, club) -> Season | None:
-    """``?season=<id>``: one of the club's seasons (a 400 naming ``season`` otherwise)."""
-    raw = request.query_params.get("season")
-    if raw in (None, ""):
+    """``?season=<id>``: one of the club's seasons. Not an id: a 400 naming ``season``; an id
+    of no season of the club: a 404 naming it (an object named that is not there)."""
+    values = request.query_params.getlist("season")
+    if not values or values == [""]:
         return None
-    season = club.seasons.filter(pk=int(raw)).first() if raw.isdigit() and len(raw) < 19 else None
+    raw = values[0]
+    if len(values) > 1 or not re.fullmatch(r"[1-9][0-9]{0,17}", raw):
+        raise serializers.ValidationError({"season": [_("A season's id, once.")]})
+    season = club.seasons.filter(pk=int(raw)).first()
     if season is None:
-        raise serializers.ValidationError({"season": [_("No such season in this club.")]})
+        raise serializers.ValidationError(
+            {"season": [_("No such season in this club.")]}, code=NOT_FOUND
+        )
     return season
 
 
 SEASON = OpenApiParameter(
-    "season", int, description=gettext_lazy("A season's id; all time without it.")
+    "season",
+    {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
+    description=gettext_lazy("A season's id; all time without it."),
 )
 
 

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.errors import not_found
 from clubs.models import Club, Player
 from matches.models import Outcome, SpazzumazzGame, SpazzumazzPlace
 from matches.outcomes import actor, report_outcome
@@ -64,7 +65,7 @@ def record_spazzumazz_game(
 
 def players_of(club: Club, ids) -> list[Player]:
     """The club's active players with these ids, in the order given; a ``ValidationError``
-    naming ``players`` for anything else."""
+    naming ``players`` for anything else (code ``not_found`` for ids that are not there)."""
     if not isinstance(ids, list | tuple) or any(
         isinstance(i, bool) or not isinstance(i, int) for i in ids
     ):
@@ -72,11 +73,11 @@ def players_of(club: Club, ids) -> list[Player]:
     found = club.players.active().in_bulk(ids)
     missing = [i for i in ids if i not in found]
     if missing:
-        raise ValidationError(
-            {
-                "players": _("No such player in this club: %(ids)s.")
-                % {"ids": ", ".join(str(i) for i in missing)}
-            }
+        # Named but not there (another club's, merged, never): a 404 in the API.
+        raise not_found(
+            "players",
+            _("No such player in this club: %(ids)s.")
+            % {"ids": ", ".join(str(i) for i in missing)},
         )
     return [found[i] for i in ids]
 

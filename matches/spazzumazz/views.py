@@ -127,6 +127,7 @@ def new_game(request, access):
     club = access.club
     source = request.POST if request.method == "POST" else request.GET
     players = []
+    record_errors: list[str] = []
     try:
         if source.get("players"):
             players = players_of(club, _ids(source["players"]))
@@ -142,7 +143,13 @@ def new_game(request, access):
             messages.success(request, _("%(n)s games saved.") % {"n": len(recorded)})
             return redirect("spazzumazz:games", slug=club.slug)
     except ValidationError as error:
-        _error_messages(request, error)
+        # The rules engine's refusals of a pasted log are shown by the log, translated
+        # (``clubs.rule_errors``); anything else at the top of the page.
+        by_field = error.message_dict if hasattr(error, "error_dict") else {}
+        record_errors = by_field.get("record", [])
+        others = [m for f, ms in by_field.items() if f != "record" for m in ms]
+        for message in others if by_field else error.messages:
+            messages.error(request, message)
     me = club.players.filter(user=request.user).first()
     return render(
         request,
@@ -155,6 +162,8 @@ def new_game(request, access):
             "recent": recent_tables(club, None if access.is_scorer else me) if not players else [],
             "everyone": club.players.active().order_by("display_name") if not players else [],
             "queued": request.POST.getlist("order") if request.method == "POST" else [],
+            "record_text": request.POST.get("record", "") if record_errors else "",
+            "record_errors": record_errors,
         },
     )
 

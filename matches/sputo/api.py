@@ -10,13 +10,20 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from clubs.api import ClubAccessMixin, ClubSlugField
 from clubs.models import Player, Role, Season
+from clubs.strict import IdFilter, StrictModelSerializer, StrictSerializer, json_parsers
 from matches.models.sputo import (
     BEST_OF,
     Entrant,
@@ -27,6 +34,8 @@ from matches.models.sputo import (
     Variant,
 )
 from matches.sputo import reads, services
+from matches.sputo.results import KEYS as RESULT_KEYS
+from rules.sputo import LAYOUT_TOTALS, OPTION_NAMES
 
 # --- Serializers -------------------------------------------------------------------------
 
@@ -45,29 +54,50 @@ class SeasonField(serializers.PrimaryKeyRelatedField):
         return Season.objects.visible_to(self.context["request"].user)
 
 
-class TournamentSerializer(serializers.ModelSerializer):
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {"suit_match": {"type": "boolean"}, "splash": {"type": "boolean"}},
+        "additionalProperties": False,
+    }
+)
+class OptionsField(serializers.JSONField):
+    """Sputo's options (RULES.md): ``{"suit_match": bool, "splash": bool}``, either left out."""
+
+    default_error_messages = {
+        "invalid": gettext_lazy('Options are "suit_match" and "splash", each true or false.')
+    }
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict) or any(
+            name not in OPTION_NAMES or not isinstance(flag, bool) for name, flag in data.items()
+        ):
+            self.fail("invalid")
+        return data
+
+
+# A tournament's status as an admin moves it (the draw starts it; the last result ends it).
+SETTABLE_STATUSES = [
+    TournamentStatus.DRAFT,
+    TournamentStatus.REGISTRATION,
+    TournamentStatus.CHECK_IN,
+    TournamentStatus.CANCELLED,
+]
+
+
+class TournamentSerializer(StrictModelSerializer):
     club = ClubSlugField()
     season = SeasonField(required=False, allow_null=True)
     variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.CLASSIC)
-    options = serializers.JSONField(
-        required=False,
-        help_text=gettext_lazy('Sputo options: {"suit_match": bool, "splash": bool}.'),
-    )
+    options = OptionsField(required=False, help_text=gettext_lazy("Sputo's options."))
     best_of = serializers.ChoiceField(choices=BEST_OF, default=1)
-    final_best_of = serializers.IntegerField(
+    final_best_of = serializers.ChoiceField(
+        choices=BEST_OF,
         required=False,
         allow_null=True,
         help_text=gettext_lazy("The final's own format: 1, 3 or 5 (null: as the other matches)."),
     )
     seeding = serializers.ChoiceField(choices=Seeding.choices, default=Seeding.RATING)
-    status = serializers.ChoiceField(
-        choices=TournamentStatus.choices,
-        required=False,
-        help_text=gettext_lazy(
-            "On update: registration, check_in, back to draft or registration, or cancelled. "
-            "The draw starts a tournament."
-        ),
-    )
 
     class Meta:
         model = Tournament
@@ -92,7 +122,34 @@ class TournamentSerializer(serializers.ModelSerializer):
             "finished_at",
             "created_at",
         ]
-        read_only_fields = ["id", "seed", "house_rules", "rounds", "drawn_at", "finished_at"]
+        read_only_fields = [
+            "id",
+            "seed",
+            "house_rules",
+            "status",
+            "rounds",
+            "drawn_at",
+            "finished_at",
+            "created_at",
+        ]
+
+
+class TournamentUpdateSerializer(TournamentSerializer):
+    """A tournament stays in its club: ``club`` is not read from the body of a PUT or PATCH;
+    ``status`` moves it along its life cycle."""
+
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    status = serializers.ChoiceField(
+        choices=[(s.value, s.label) for s in SETTABLE_STATUSES],
+        required=False,
+        help_text=gettext_lazy(
+            "registration, check_in, back to draft or registration, or cancelled (a move the "
+            "tournament cannot make from where it is: 409). The draw starts a tournament."
+        ),
+    )
+
+    class Meta(TournamentSerializer.Meta):
+        read_only_fields = [f for f in TournamentSerializer.Meta.read_only_fields if f != "status"]
 
 
 class EntrantSerializer(serializers.ModelSerializer):
@@ -118,36 +175,57 @@ class EntrantSerializer(serializers.ModelSerializer):
         return entrant.checked_in_at is not None
 
 
-class PlayerIdSerializer(serializers.Serializer):
-    player = serializers.IntegerField(help_text=gettext_lazy("A player's id."))
+def _player_id(**kwargs) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=2**63 - 1, **kwargs)
 
 
-class GameSerializer(serializers.Serializer):
-    winner = serializers.IntegerField(required=False, help_text=gettext_lazy("A player's id."))
-    cards_left = serializers.IntegerField(
-        required=False, help_text=gettext_lazy("The loser's cards left in his piles.")
+class PlayerIdSerializer(StrictSerializer):
+    player = _player_id(
+        help_text=gettext_lazy("A player of the club, by id (another id is a 400 naming it).")
     )
-    record = serializers.JSONField(
+
+
+class RecordField(serializers.DictField):
+    """A full Sputo event log (RULES.md), checked by the rules engine."""
+
+
+class GameSerializer(StrictSerializer):
+    """One game: its winner and the loser's cards left, or its full log."""
+
+    request_schema_extra = {
+        "anyOf": [{"required": ["winner", "cards_left"]}, {"required": ["record"]}]
+    }
+
+    winner = _player_id(required=False, help_text=gettext_lazy("A player's id."))
+    cards_left = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=max(LAYOUT_TOTALS.values()),
+        help_text=gettext_lazy("The loser's cards left in his piles (at most the variant's)."),
+    )
+    record = RecordField(
         required=False, help_text=gettext_lazy("A full Sputo event log (RULES.md).")
     )
 
 
-class ResultSerializer(serializers.Serializer):
+class ResultSerializer(StrictSerializer):
     """A result: ``games``, or ``walkover``, ``retired`` (with the games so far),
-    ``double_forfeit`` (scorers and admins) or ``awarded`` (admins)."""
+    ``double_forfeit`` (scorers and admins) or ``awarded`` (admins). Whether it fits the
+    match (its two players, its format, the variant's cards, a log the rules engine accepts)
+    is checked against the match: a 400 naming the field."""
 
-    games = GameSerializer(many=True, required=False)
-    walkover = serializers.IntegerField(
+    games = GameSerializer(many=True, required=False, max_length=5)
+    walkover = _player_id(
         required=False, help_text=gettext_lazy("The player who wins: the other did not come.")
     )
-    retired = serializers.IntegerField(
+    retired = _player_id(
         required=False, help_text=gettext_lazy("The player who retired during the match.")
     )
     double_forfeit = serializers.BooleanField(required=False)
-    awarded = serializers.IntegerField(required=False)
+    awarded = _player_id(required=False)
 
 
-class DisputeSerializer(serializers.Serializer):
+class DisputeSerializer(StrictSerializer):
     reason = serializers.CharField(max_length=1000)
 
 
@@ -157,6 +235,13 @@ class DecideSerializer(ResultSerializer):
     )
     note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
 
+    def validate(self, data):
+        if data["uphold"] and any(key in data for key in RESULT_KEYS):
+            raise serializers.ValidationError(
+                {"uphold": [_("Either uphold the report or give a result.")]}
+            )
+        return data
+
 
 class CorrectSerializer(ResultSerializer):
     reason = serializers.CharField(required=False, max_length=1000)
@@ -165,9 +250,9 @@ class CorrectSerializer(ResultSerializer):
     )
 
 
-class ResolveSerializer(serializers.Serializer):
+class ResolveSerializer(StrictSerializer):
     action = serializers.ChoiceField(choices=[("replay", "replay"), ("award", "award")])
-    winner = serializers.IntegerField(required=False)
+    winner = _player_id(required=False)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=1000)
 
 
@@ -275,13 +360,28 @@ def bracket_json(tournament) -> dict:
     }
 
 
-def _payload(request) -> dict:
-    if not isinstance(request.data, dict):
-        raise serializers.ValidationError({"non_field_errors": [_("Send a JSON object.")]})
+class TournamentFilter(filters.FilterSet):
+    season = IdFilter(field_name="season_id")
+
+    class Meta:
+        model = Tournament
+        fields = ["club__slug", "status", "season"]
+
+
+def _body(request, serializer_class, context=None) -> dict:
+    """The request's body, checked by ``serializer_class`` (a 400 naming the field); the
+    services read the result's keys as sent and check it against the match."""
+    serializer_class(data=request.data, context=context or {"request": request}).is_valid(
+        raise_exception=True
+    )
     return dict(request.data)
 
 
 # --- Viewsets --------------------------------------------------------------------------------
+
+# The wrong moment: entries closed, check-in not open, a move the tournament cannot make,
+# a result already decided, a second confirmation, players not known yet (Sputo issue).
+CONFLICTS = {409}
 
 
 class TournamentViewSet(
@@ -298,11 +398,25 @@ class TournamentViewSet(
     model = Tournament
     queryset = Tournament.objects.none()  # the schema's model; get_queryset filters
     serializer_class = TournamentSerializer
-    filterset_fields = {"club__slug": ["exact"], "status": ["exact"], "season": ["exact"]}
+    filterset_class = TournamentFilter
     ordering_fields = ["starts_at", "name"]
+    parser_classes = json_parsers()  # options are an object: JSON, not a form
+    api_errors = {
+        "update": CONFLICTS,
+        "partial_update": CONFLICTS,
+        "entrants": CONFLICTS,
+        "remove_entrant": CONFLICTS,
+        "check_in": CONFLICTS,
+        "draw": CONFLICTS,
+    }
 
     def get_queryset(self):
         return super().get_queryset().select_related("club")
+
+    def get_serializer_class(self):
+        if self.action in {"update", "partial_update"}:
+            return TournamentUpdateSerializer
+        return TournamentSerializer
 
     def role_to_write(self, obj) -> str | None:
         if self.action in ("entrants", "check_in", "remove_entrant"):
@@ -311,17 +425,13 @@ class TournamentViewSet(
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)
-        data.pop("status", None)
         club = data.pop("club")
         self.require(club, Role.ADMIN)
         serializer.instance = services.create_tournament(club=club, by=self.request.user, **data)
 
     def perform_update(self, serializer):
-        data = dict(serializer.validated_data)
-        if data.pop("club", serializer.instance.club) != serializer.instance.club:
-            raise serializers.ValidationError({"club": [_("A tournament stays in its club.")]})
         serializer.instance = services.update_tournament(
-            tournament=serializer.instance, by=self.request.user, **data
+            tournament=serializer.instance, by=self.request.user, **serializer.validated_data
         )
 
     @extend_schema(
@@ -338,14 +448,14 @@ class TournamentViewSet(
                 "seed", "entered_at", "pk"
             )
             return Response(EntrantSerializer(entrants, many=True).data)
-        data = PlayerIdSerializer(data=request.data)
+        data = PlayerIdSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         player = _player(tournament, data.validated_data["player"])
         entrant = services.add_entrant(tournament=tournament, player=player, by=request.user)
         return Response(EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None})
-    @action(detail=True, methods=["delete"], url_path=r"entrants/(?P<entrant_id>\d+)")
+    @action(detail=True, methods=["delete"], url_path=r"entrants/(?P<entrant_id>[0-9]{1,18})")
     def remove_entrant(self, request, pk=None, entrant_id=None):
         """Withdraw an entry before the draw (the player, a scorer or an admin)."""
         tournament = self.get_object()
@@ -358,7 +468,7 @@ class TournamentViewSet(
     def check_in(self, request, pk=None):
         """Check a player in (the player, a scorer or an admin) once check-in is open."""
         tournament = self.get_object()
-        data = PlayerIdSerializer(data=request.data)
+        data = PlayerIdSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         player = _player(tournament, data.validated_data["player"])
         entrant = services.check_in(tournament=tournament, player=player, by=request.user)
@@ -380,6 +490,8 @@ class TournamentViewSet(
 
 
 def _player(tournament, player_id) -> Player:
+    """A player of the tournament's club. Another id is a 400 naming ``player``, as the
+    Sputo issue's contract says ("an unknown player"), not the 404 of other bodies."""
     player = Player.objects.filter(
         pk=player_id, club_id=tournament.club_id, merged_into__isnull=True
     ).first()
@@ -395,6 +507,11 @@ class TournamentMatchViewSet(ClubAccessMixin, mixins.RetrieveModelMixin, viewset
     queryset = TournamentMatch.objects.none()  # the schema's model; get_queryset filters
     serializer_class = MatchSerializer
     filter_backends: list = []
+    parser_classes = json_parsers()  # games are a list of objects: JSON, not a form
+    api_errors = {
+        action: CONFLICTS
+        for action in ("report", "confirm", "dispute", "withdraw", "decide", "correct", "resolve")
+    }
 
     def get_queryset(self):
         return (
@@ -426,9 +543,12 @@ class TournamentMatchViewSet(ClubAccessMixin, mixins.RetrieveModelMixin, viewset
     @action(detail=True, methods=["post"])
     def report(self, request, pk=None):
         """Report the result (a player of the match, a scorer or an admin; a scorer's or an
-        admin's report is in force at once)."""
+        admin's report is in force at once). A log the rules engine refuses is a 400 naming
+        ``games``, with the engine's code and where (the event index), the game's number
+        first."""
         match = self.get_object()
-        services.report_match(match=match, payload=_payload(request), by=request.user)
+        payload = _body(request, ResultSerializer)
+        services.report_match(match=match, payload=payload, by=request.user)
         return self._answer(match, status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses=MatchSerializer)
@@ -444,9 +564,8 @@ class TournamentMatchViewSet(ClubAccessMixin, mixins.RetrieveModelMixin, viewset
     def dispute(self, request, pk=None):
         """Dispute the reported result, saying why; a scorer or an admin decides."""
         match = self.get_object()
-        services.dispute_match(
-            match=match, by=request.user, reason=_payload(request).get("reason", "")
-        )
+        reason = _body(request, DisputeSerializer)["reason"]
+        services.dispute_match(match=match, by=request.user, reason=reason)
         return self._answer(match)
 
     @extend_schema(request=None, responses=MatchSerializer)
@@ -463,10 +582,8 @@ class TournamentMatchViewSet(ClubAccessMixin, mixins.RetrieveModelMixin, viewset
         """Decide a dispute (scorers and admins): uphold the report, or reject it and give
         the result."""
         match = self.get_object()
-        body = _payload(request)
-        uphold = body.pop("uphold", None)
-        if not isinstance(uphold, bool):
-            raise serializers.ValidationError({"uphold": [_("Say true or false.")]})
+        body = _body(request, DecideSerializer)
+        uphold = body.pop("uphold")
         note = body.pop("note", "") or ""
         result = {k: v for k, v in body.items() if v is not None} or None
         services.decide_match(
@@ -498,11 +615,9 @@ class TournamentMatchViewSet(ClubAccessMixin, mixins.RetrieveModelMixin, viewset
         """Correct the result in force (admins). With ``"preview": true`` nothing changes
         and the answer lists what would."""
         match = self.get_object()
-        body = _payload(request)
+        body = _body(request, CorrectSerializer)
         preview = body.pop("preview", False)
         reason = body.pop("reason", "")
-        if not isinstance(preview, bool):
-            raise serializers.ValidationError({"preview": [_("Say true or false.")]})
         if preview:
             answer = services.preview_correction(match=match, by=request.user, payload=body)
             return Response({"preview": answer})
@@ -514,7 +629,7 @@ class TournamentMatchViewSet(ClubAccessMixin, mixins.RetrieveModelMixin, viewset
     def resolve(self, request, pk=None):
         """Resolve a match flagged by a correction (admins): replay it, or award it."""
         match = self.get_object()
-        data = ResolveSerializer(data=request.data)
+        data = ResolveSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         services.resolve_match(match=match, by=request.user, **data.validated_data)
         return self._answer(match)

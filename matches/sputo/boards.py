@@ -8,6 +8,13 @@ from django.utils.translation import gettext_lazy as _
 from matches.boards import Column, Leaderboard
 from matches.models import PlayerRating
 
+COLUMNS = [
+    Column("rating", _("Rating"), "rating", help=_("Rating minus twice its deviation.")),
+    Column("mu", _("Glicko-2 rating"), "rating"),
+    Column("rd", _("Deviation"), "rating"),
+    Column("games", _("Rated matches")),
+]
+
 
 def leaderboard(club, *, season=None, min_games=0) -> Leaderboard | None:
     """Ratings are the club's, across seasons (a rating follows a player, not a season)."""
@@ -30,12 +37,7 @@ def leaderboard(club, *, season=None, min_games=0) -> Leaderboard | None:
     return Leaderboard(
         game="sputo",
         title=_("Sputo: Glicko-2 ratings"),
-        columns=[
-            Column("rating", _("Rating"), "rating", help=_("Rating minus twice its deviation.")),
-            Column("mu", _("Glicko-2 rating"), "rating"),
-            Column("rd", _("Deviation"), "rating"),
-            Column("games", _("Rated matches")),
-        ],
+        columns=COLUMNS,
         rows=rows,
         default_sort="rating",
     )

@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
 from clubs.access import access_club
+from clubs.rule_errors import message_of, restated
 from matches.models.outcomes import CheckedOutcome, CheckedRecord
 from matches.sputo import bracket
 from rules.sputo import LAYOUT_TOTALS
@@ -27,6 +28,18 @@ KEYS = ("games", "walkover", "retired", "double_forfeit", "awarded")
 
 def _is_id(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def error_list(error: ValidationError) -> list[ValidationError]:
+    if hasattr(error, "error_dict"):
+        return [e for errors in error.error_dict.values() for e in errors]
+    return list(error.error_list)
+
+
+def in_game(n: int, error: ValidationError) -> ValidationError:
+    """An error about the ``n``-th game's record, its message prefixed "Game n:"; a rules
+    engine's keeps its code and where it is (``clubs.rule_errors``: the event index)."""
+    return restated(error, _("Game %(n)s: %(message)s") % {"n": n, "message": message_of(error)})
 
 
 def _game_error(n: int, message: str) -> ValidationError:
@@ -154,14 +167,7 @@ def _check_game(match, n: int, game, names: dict[int, str]) -> tuple[int, int, d
                 club=match.club, record=record, house_rules=tournament.house_rules
             )
         except ValidationError as error:
-            raise ValidationError(
-                {
-                    "games": [
-                        _("Game %(n)s: %(message)s") % {"n": n, "message": m}
-                        for m in error.messages
-                    ]
-                }
-            ) from error
+            raise ValidationError({"games": [in_game(n, e) for e in error_list(error)]}) from error
         by_name = {name: pid for pid, name in names.items()}
         winner = by_name[result["winner"]]
         if game.get("winner") is not None and game.get("winner") != winner:

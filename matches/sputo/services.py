@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.access import access_club
-from clubs.errors import Conflict
+from clubs.errors import Conflict, not_found
 from clubs.models import Club, Player, Role
 from matches import outcomes
 from matches.models import AuditEntry, Outcome, OutcomeStatus, PlayerRating
@@ -97,7 +97,7 @@ def _clean(values: dict, *, club: Club) -> dict:
         raise ValidationError({"seeding": _("Choose rating, random or manual.")})
     season = cleaned.get("season")
     if season is not None and season.club_id != club.pk:
-        raise ValidationError({"season": _("This season is not this club's.")})
+        raise not_found("season", _("This season is not this club's."))
     return cleaned
 
 
@@ -225,8 +225,8 @@ def check_in(*, tournament: Tournament, player: Player, by) -> Entrant:
     access_club(by, tournament.club, at_least=Role.MEMBER)
     tournament = _locked(tournament)
     entrant = tournament.entrants.filter(player=player).select_related("player").first()
-    if entrant is None:
-        raise ValidationError({"player": _("This player is not entered.")})
+    if entrant is None:  # the entries say otherwise
+        raise Conflict(_("This player is not entered."))
     if not _may_act_for(by, tournament.club, player):
         raise PermissionDenied(_("Only the player, a scorer or an admin may check in."))
     if tournament.status != TournamentStatus.CHECK_IN:
