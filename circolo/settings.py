@@ -282,12 +282,15 @@ LEADERBOARDS = {
     "sputo": "matches.sputo.boards.leaderboard",
     "singapore": "matches.singapore.boards.leaderboard",
 }
+# The games in the same order on every page: Spazz'u'mazz, Sputo, Singapore.
 PLAYER_SECTIONS = [
     "matches.spazzumazz.boards.player_section",
+    "matches.sputo.boards.player_section",
     "matches.singapore.boards.player_section",
 ]
 CLUB_NIGHT_SECTIONS = [
     "matches.spazzumazz.boards.club_night_section",
+    "matches.sputo.boards.club_night_section",
     "matches.singapore.boards.club_night_section",
 ]
 # ``manage.py recompute_stats``: each game's ``rebuild(club_id) -> str``, from scratch.

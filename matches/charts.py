@@ -4,7 +4,8 @@ width (390 px phones included), a title and a description for screen readers, an
 figures as a table under a disclosure, as the text alternative.
 
 A provider builds one with :func:`line_chart` and puts it in its section's context; the
-section's template includes ``matches/chart.html`` with ``chart=...``.
+section's template includes ``matches/chart.html`` with ``chart=...``. A rating's first,
+provisional points (``provisional=n``) are drawn dashed and marked in the text alternative.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils import formats
+from django.utils.translation import gettext as _
 
 WIDTH, HEIGHT = 320, 140
 LEFT, RIGHT, TOP, BOTTOM = 34, 6, 8, 18
@@ -32,14 +34,23 @@ class Chart:
     rows: list[tuple[str, str]]  # the text alternative: (x label, value)
     width: int = WIDTH
     height: int = HEIGHT
+    # The provisional start of the line, drawn dashed (``path`` is then the rest), and the
+    # sentence under the chart that says so.
+    provisional_path: str = ""
+    legend: str = ""
 
 
-def _thin(points: list, limit: int = MAX_POINTS) -> list:
-    """At most ``limit`` points, evenly spaced, always keeping the last."""
-    if len(points) <= limit:
-        return points
-    step = (len(points) - 1) / (limit - 1)
-    return [points[round(i * step)] for i in range(limit)]
+def _thin(count: int, limit: int = MAX_POINTS) -> list[int]:
+    """The indices of at most ``limit`` of ``count`` points, evenly spaced, always keeping
+    the first and the last."""
+    if count <= limit:
+        return list(range(count))
+    step = (count - 1) / (limit - 1)
+    return [round(i * step) for i in range(limit)]
+
+
+def _path(coords: list[tuple[float, float]]) -> str:
+    return "M" + " L".join(f"{cx},{cy}" for cx, cy in coords)
 
 
 def _fmt(value: float, digits: int) -> str:
@@ -55,14 +66,20 @@ def line_chart(
     digits: int = 1,
     percent: bool = False,
     y_range: tuple[float, float] | None = None,
+    provisional: int = 0,
+    legend: str = "",
 ) -> Chart | None:
     """A chart of ``points`` ((x label, value), in order); None for fewer than two points.
 
-    ``percent`` shows values (fractions) as percentages; ``y_range`` fixes the y axis.
+    ``percent`` shows values (fractions) as percentages; ``y_range`` fixes the y axis;
+    the first ``provisional`` points are provisional (a rating with few games behind it):
+    the line is dashed up to the first firm point and the figures say "provisional";
+    ``legend`` is a sentence under the chart (what the dashes mean).
     """
     if len(points) < 2:
         return None
-    shown = _thin(points)
+    indices = _thin(len(points))
+    shown = [points[i] for i in indices]
     values = [v for _label, v in shown]
     low, high = y_range if y_range else (min(values), max(values))
     if high - low < 1e-9:
@@ -79,14 +96,24 @@ def line_chart(
         return f"{_fmt(v * 100, 0)}%" if percent else _fmt(v, digits)
 
     coords = [(round(x(i), 1), round(y(v), 1)) for i, v in enumerate(values)]
-    path = "M" + " L".join(f"{cx},{cy}" for cx, cy in coords)
+    path = whole = _path(coords)
+    # Dashed from the first point to the first firm one; solid from there on.
+    firm = sum(1 for i in indices if i < provisional)
+    provisional_path = ""
+    if firm > 0:
+        provisional_path = _path(coords[: firm + 1])
+        path = _path(coords[firm:]) if firm < len(coords) - 1 else ""
     zero_y = round(y(0), 1) if low <= 0 <= high else None
     base = zero_y if zero_y is not None else TOP + inner_h
-    area = f"{path} L{coords[-1][0]},{base} L{coords[0][0]},{base} Z"
+    area = f"{whole} L{coords[-1][0]},{base} L{coords[0][0]},{base} Z"
     middle = (low + high) / 2
     y_labels = [(round(y(v), 1), label(v)) for v in (high, middle, low)]
     x_labels = [(LEFT, shown[0][0]), (WIDTH - RIGHT, shown[-1][0])]
-    rows = [(lab, label(v)) for lab, v in points]
+    marker = _("provisional")
+    rows = [
+        (lab, f"{label(v)} ({marker})" if i < provisional else label(v))
+        for i, (lab, v) in enumerate(points)
+    ]
     return Chart(
         id=chart_id,
         title=title,
@@ -98,4 +125,6 @@ def line_chart(
         x_labels=x_labels,
         last=coords[-1],
         rows=rows[-60:],
+        provisional_path=provisional_path,
+        legend=legend,
     )

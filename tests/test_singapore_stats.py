@@ -187,7 +187,7 @@ def test_the_player_section_and_the_club_night(world, on_commit):
     section = boards.player_section(world["players"]["Anna"])
     assert section.context["figures"]["net_points"] == 280
     assert [b for _when, b in section.context["history"]] == [140, 280]
-    assert section.context["chart"]["last"] == 280
+    assert section.context["chart"].rows[-1][1] == "280"  # the text alternative
     assert len(section.context["page"]) == 2
     assert boards.player_section(world["players"]["Carla"]) is None
     night = boards.club_night_section(world["club"], day=session.date)

@@ -4,13 +4,17 @@ page's section and the club night's section. Each reads precomputed rows
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 
 from django.core.paginator import Paginator
 from django.db.models import Max, Q, Sum
+from django.utils import formats, timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection
+from matches.charts import line_chart
 from matches.models import Hand, SingaporeStats, TableSession
 from matches.singapore.sheet import build_sheet
 
@@ -111,33 +115,29 @@ def player_section(player, *, season=None, page: int = 1) -> PlayerSection | Non
             "figures": figures,
             "currency": rows[0].currency,
             "history": history,
-            "chart": _chart(history),
+            "chart": _chart(player, history),
             "page": paginator.get_page(page),
         },
     )
 
 
-def _chart(history: list, width: int = 320, height: int = 80) -> dict | None:
-    """An SVG polyline of the running balance (no JavaScript, no library)."""
-    if len(history) < 2:
-        return None
-    values = [point[1] for point in history]
-    low, high = min(values + [0]), max(values + [0])
-    span = (high - low) or 1
-    step = width / (len(values) - 1)
-    points = " ".join(
-        f"{i * step:.1f},{height - (v - low) / span * height:.1f}" for i, v in enumerate(values)
+def _chart(player, history: list):
+    """The running balance, hand by hand (``matches.charts``: SVG with a text alternative)."""
+
+    def day(when: str) -> str:
+        at = datetime.fromisoformat(when)
+        if timezone.is_aware(at):
+            at = timezone.localtime(at)
+        return formats.date_format(at, "SHORT_DATE_FORMAT")
+
+    return line_chart(
+        f"singapore-balance-{player.pk}",
+        [(day(when), float(balance)) for when, balance in history],
+        title=gettext("Singapore running balance"),
+        description=gettext("%(name)s's running balance in points after each hand, %(n)s hands.")
+        % {"name": player.display_name, "n": len(history)},
+        digits=0,
     )
-    zero = height - (0 - low) / span * height
-    return {
-        "points": points,
-        "zero": f"{zero:.1f}",
-        "width": width,
-        "height": height,
-        "last": values[-1],
-        "low": low,
-        "high": high,
-    }
 
 
 def club_night_section(club, *, day) -> ReportSection | None:

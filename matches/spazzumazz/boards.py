@@ -30,7 +30,7 @@ from matches.models import (
     SpazzumazzStats,
     SpazzumazzTitle,
 )
-from matches.spazzumazz.stats import GAME
+from matches.spazzumazz.stats import GAME, PROVISIONAL_GAMES
 
 HISTORY_PAGE = 15
 
@@ -213,6 +213,8 @@ def _charts(player: Player):
         title=_("Spazz'u'mazz rating over time"),
         description=_("%(name)s's conservative OpenSkill rating after each game, %(n)s games.")
         % {"name": player.display_name, "n": len(changes)},
+        provisional=PROVISIONAL_GAMES - 1,
+        legend=_("Dashed: provisional (fewer than %(n)s games).") % {"n": PROVISIONAL_GAMES},
     )
     idiot_rate = line_chart(
         f"spazzumazz-idiot-rate-{player.pk}",

@@ -1,43 +1,460 @@
-"""Sputo on the club's boards (``matches/boards.py``): the Glicko-2 leaderboard, read from
-the precomputed ratings in a constant number of queries."""
+"""Sputo on the pages people open on Saturday (``matches/boards.py``'s protocol): the
+leaderboard (the Glicko-2 rating, matches won and lost, tournaments won), a player's section
+(the tournaments entered with their matches, the statistics, the rating chart) and a club
+night's section (the night's tournaments, their standings and their matches).
+
+Besides its ratings, Sputo keeps no precomputed rows: these read the tournaments and their
+matches as they are, each in a constant number of queries whatever the history's length (a
+tournament has one match fewer than its entrants, plus a third-place match). What counts:
+
+- a match is *won or lost* when it was decided by playing: played, a retirement during it,
+  or awarded by an admin; a walkover, a bye or a double forfeit counts for neither (as in
+  tennis); its *games* are those of the played matches and retirements;
+- a *place* is a finished tournament's standing (:func:`matches.sputo.bracket.standings`):
+  1st and 2nd from the final, 3rd and 4th from the third-place match, then by the round
+  reached, ties sharing a place;
+- a club night's tournaments are those with a result given that night (a bye or an empty
+  seat's walkover is the bracket's own, not a result).
+
+The pages' cache: the rating task bumps the boards after it changes the ratings, and the
+services bump them after a draw, a result or a cancellation (what these pages show beside
+the ratings).
+"""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
+from dataclasses import dataclass, field
 
-from matches.boards import Column, Leaderboard
-from matches.models import PlayerRating
+from django.contrib.contenttypes.models import ContentType
+from django.core.paginator import Paginator
+from django.db.models import Count, F, Q
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from clubs.models import Club, Player, Season
+from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, night_bounds
+from matches.charts import line_chart
+from matches.models import Outcome, OutcomeStatus, PlayerRating, RatingChange
+from matches.models.sputo import Tournament, TournamentMatch, TournamentStatus, round_label
+from matches.sputo import bracket
+from matches.sputo.ratings import PROVISIONAL_BELOW
+
+GAME = "sputo"
+HISTORY_PAGE = 10  # tournaments a page of a player's history
+
+# Decided by playing: a match won or lost.
+BY_PLAY = (bracket.PLAYED, bracket.RETIREMENT, bracket.AWARDED)
+# With games in the outcome's payload.
+WITH_GAMES = (bracket.PLAYED, bracket.RETIREMENT)
+# A result people gave (the rest, byes and empty seats' walkovers, are the bracket's own).
+GIVEN = (*BY_PLAY, bracket.WALKOVER, bracket.DOUBLE_FORFEIT)
+
+HOW = {
+    bracket.WALKOVER: gettext_lazy("Walkover"),
+    bracket.RETIREMENT: gettext_lazy("Retirement"),
+    bracket.DOUBLE_FORFEIT: gettext_lazy("Double forfeit"),
+    bracket.AWARDED: gettext_lazy("Awarded"),
+}
+
+
+def place_label(place: int) -> str:
+    """A place in words: 1st, 2nd, 3rd, 11th... (in Italian 1º, 2º, 3º...)."""
+    n = {"n": place}
+    if place % 100 in (11, 12, 13):
+        # Translators: a place in a tournament, 11th 12th 13th... (Italian: "%(n)sº").
+        return _("%(n)sth") % n
+    last = place % 10
+    if last == 1:
+        # Translators: a place in a tournament, 1st 21st... (Italian: "%(n)sº").
+        return _("%(n)sst") % n
+    if last == 2:
+        # Translators: a place in a tournament, 2nd 22nd... (Italian: "%(n)sº").
+        return _("%(n)snd") % n
+    if last == 3:
+        # Translators: a place in a tournament, 3rd 23rd... (Italian: "%(n)sº").
+        return _("%(n)srd") % n
+    # Translators: a place in a tournament, 4th 5th... (Italian: "%(n)sº").
+    return _("%(n)sth") % n
+
+
+# --- Reading tournaments -----------------------------------------------------------------------
+
+
+def _matches_of(tournaments: list[Tournament]) -> dict[int, list[TournamentMatch]]:
+    """Every match of ``tournaments`` with its players, by tournament: one query."""
+    by_id = {t.pk: t for t in tournaments}
+    found: dict[int, list[TournamentMatch]] = {t.pk: [] for t in tournaments}
+    for match in (
+        TournamentMatch.objects.filter(tournament_id__in=list(by_id))
+        .select_related("player_a", "player_b")
+        .order_by("round", "kind", "position")
+    ):
+        match.tournament = by_id[match.tournament_id]  # round labels without a query each
+        found[match.tournament_id].append(match)
+    return found
+
+
+def _games(matches: list[TournamentMatch]) -> dict[int, list[int]]:
+    """The winner of each game of ``matches`` (those played), by match: one query."""
+    ids = [m.pk for m in matches if m.result in WITH_GAMES]
+    if not ids:
+        return {}
+    return {
+        match_id: [g.get("winner") for g in payload.get("games") or []]
+        for match_id, payload in Outcome.objects.filter(
+            content_type=ContentType.objects.get_for_model(TournamentMatch),
+            object_id__in=ids,
+            status=OutcomeStatus.CONFIRMED,
+        ).values_list("object_id", "payload")
+    }
+
+
+def _standings(tournament: Tournament, matches: list[TournamentMatch]) -> list[dict]:
+    """A finished tournament's standings (none for one that is not)."""
+    if tournament.status != TournamentStatus.FINISHED:
+        return []
+    players = {p.pk: p for m in matches for p in m.players()}
+    slots = [
+        bracket.Slot(
+            id=m.pk,
+            kind=m.kind,
+            round=m.round,
+            position=m.position,
+            a=m.player_a_id,
+            b=m.player_b_id,
+            winner=m.winner_id,
+            result=m.result,
+            needs_resolution=m.needs_resolution,
+        )
+        for m in matches
+    ]
+    return [
+        {
+            "place": place,
+            "place_label": place_label(place),
+            "player": players.get(player),
+            "round_reached": reached,
+            "round_label": round_label(bracket.MAIN, reached, tournament.rounds),
+        }
+        for place, player, reached in bracket.standings(slots, rounds=tournament.rounds)
+    ]
+
+
+def _score(games: list[int], first: int | None, second: int | None) -> str:
+    if not games:
+        return ""
+    return f"{games.count(first)}–{games.count(second)}"
+
+
+# --- The leaderboard ---------------------------------------------------------------------------
+
+
+# The board's columns (the API documents their keys as the values of ``ordering``).
 COLUMNS = [
-    Column("rating", _("Rating"), "rating", help=_("Rating minus twice its deviation.")),
-    Column("mu", _("Glicko-2 rating"), "rating"),
-    Column("rd", _("Deviation"), "rating"),
-    Column("games", _("Rated matches")),
+    Column(
+        "rating",
+        gettext_lazy("Rating"),
+        "rating",
+        help=gettext_lazy("Glicko-2: the rating minus twice its deviation"),
+    ),
+    Column(
+        "games",
+        gettext_lazy("Matches"),
+        help=gettext_lazy("Matches played: walkovers, byes and double forfeits do not count"),
+    ),
+    Column("won", pgettext_lazy("matches", "Won")),
+    Column("lost", pgettext_lazy("matches", "Lost")),
+    Column("tournaments_won", gettext_lazy("Tournaments won")),
+    # The two figures behind the rating (whole numbers: no second provisional mark).
+    Column("mu", gettext_lazy("Glicko-2 rating")),
+    Column("rd", gettext_lazy("Deviation")),
 ]
 
 
-def leaderboard(club, *, season=None, min_games=0) -> Leaderboard | None:
-    """Ratings are the club's, across seasons (a rating follows a player, not a season)."""
-    rows = [
-        {
-            "player": r.player_id,
-            "name": r.player.display_name,
-            "provisional": r.provisional,
-            "rating": round(r.display, 1),
-            "mu": round(r.mu, 1),
-            "rd": round(r.sigma, 1),
-            "games": r.games,
-        }
-        for r in PlayerRating.objects.filter(
-            club=club, game="sputo", games__gte=min_games
-        ).select_related("player")
-    ]
-    if not rows:
+def leaderboard(club: Club, *, season: Season | None = None, min_games: int = 0):
+    """``LEADERBOARDS["sputo"]``: four queries. Matches and tournaments are the season's (or
+    all time); a rating follows a player across seasons. ``min_games`` counts matches."""
+    played = TournamentMatch.objects.filter(club=club, result__in=BY_PLAY)
+    finals = TournamentMatch.objects.filter(
+        club=club,
+        kind=bracket.MAIN,
+        round=F("tournament__rounds"),
+        tournament__status=TournamentStatus.FINISHED,
+        winner__isnull=False,
+    )
+    if season is not None:
+        played = played.filter(tournament__season=season)
+        finals = finals.filter(tournament__season=season)
+    rows: dict[int, dict] = {}
+
+    def row(player: int, name: str) -> dict:
+        return rows.setdefault(
+            player,
+            {
+                "player": player,
+                "name": name,
+                "provisional": True,
+                "rating": None,
+                "games": 0,
+                "won": 0,
+                "lost": 0,
+                "tournaments_won": 0,
+                "mu": None,
+                "rd": None,
+            },
+        )
+
+    for seat in ("player_a", "player_b"):
+        counted = (
+            played.order_by()
+            .values(seat, f"{seat}__display_name")
+            .annotate(n=Count("pk"), won=Count("pk", filter=Q(winner=F(seat))))
+            .values_list(seat, f"{seat}__display_name", "n", "won")
+        )
+        for player, name, n, won in counted:
+            found = row(player, name)
+            found["games"] += n
+            found["won"] += won
+            found["lost"] += n - won
+    for player, name, n in (
+        finals.order_by()
+        .values("winner", "winner__display_name")
+        .annotate(n=Count("pk"))
+        .values_list("winner", "winner__display_name", "n")
+    ):
+        row(player, name)["tournaments_won"] = n
+    for rating in PlayerRating.objects.filter(club=club, game=GAME).select_related("player"):
+        if season is not None and rating.player_id not in rows:
+            continue  # rated, but no match this season
+        found = row(rating.player_id, rating.player.display_name)
+        found.update(
+            provisional=rating.provisional,
+            rating=round(rating.display, 1),
+            mu=round(rating.mu),
+            rd=round(rating.sigma),
+        )
+    shown = [r for r in rows.values() if r["games"] >= min_games]
+    if not shown:
         return None
     return Leaderboard(
-        game="sputo",
-        title=_("Sputo: Glicko-2 ratings"),
+        game=GAME,
+        title="Sputo",
         columns=COLUMNS,
-        rows=rows,
+        rows=shown,
         default_sort="rating",
+        note=(
+            _("Ratings count every season; matches and tournaments are this season's.")
+            if season is not None
+            else ""
+        ),
+    )
+
+
+# --- The player page ---------------------------------------------------------------------------
+
+
+@dataclass
+class Entry:
+    """A tournament a player entered, as their history shows it."""
+
+    tournament: Tournament
+    place: int | None = None  # once it is finished
+    place_label: str = ""
+    round_label: str = ""  # the round reached
+    still_in: bool = False  # running, and not knocked out
+    matches: list[dict] = field(default_factory=list)
+
+
+def _entry(player: Player, tournament: Tournament, matches, games) -> Entry:
+    me = player.pk
+    entry = Entry(tournament=tournament)
+    standing = next((s for s in _standings(tournament, matches) if s["player"] == player), None)
+    reached = max(
+        (
+            m.round
+            for m in matches
+            if m.kind == bracket.MAIN and me in (m.player_a_id, m.player_b_id)
+        ),
+        default=1,
+    )
+    if standing is not None:
+        entry.place, entry.place_label = standing["place"], standing["place_label"]
+        reached = standing["round_reached"]
+    entry.round_label = round_label(bracket.MAIN, reached, tournament.rounds)
+    knocked_out = False
+    for m in matches:
+        if me not in (m.player_a_id, m.player_b_id) or not m.result:
+            continue
+        if m.kind == bracket.MAIN and m.winner_id != me:
+            knocked_out = True
+        if m.result not in GIVEN:
+            continue  # a bye, or an empty seat opposite: no opponent, no match
+        opponent = m.player_b if m.player_a_id == me else m.player_a
+        entry.matches.append(
+            {
+                "match": m,
+                "round_label": m.round_label,
+                "opponent": opponent,
+                "won": m.winner_id == me,
+                "lost": m.winner_id is not None and m.winner_id != me,
+                "counted": m.result in BY_PLAY,
+                "score": _score(games.get(m.pk, []), me, opponent.pk if opponent else None),
+                "how": HOW.get(m.result, ""),
+                "at": m.decided_at,
+            }
+        )
+    entry.still_in = tournament.status == TournamentStatus.RUNNING and not knocked_out
+    return entry
+
+
+def _statistics(entries: list[Entry], player: Player, games: dict) -> dict:
+    matches = [row for e in entries for row in e.matches if row["counted"]]
+    games_won = games_lost = 0
+    for row in matches:
+        for winner in games.get(row["match"].pk, []):
+            games_won += winner == player.pk
+            games_lost += winner != player.pk
+    places = [e.place for e in entries if e.place is not None]
+    return {
+        "won": sum(row["won"] for row in matches),
+        "lost": sum(row["lost"] for row in matches),
+        "games_won": games_won,
+        "games_lost": games_lost,
+        "tournaments": sum(e.tournament.status != TournamentStatus.CANCELLED for e in entries),
+        "tournaments_won": places.count(1),
+        "best": place_label(min(places)) if places else "",
+    }
+
+
+def _chart(player: Player):
+    changes = list(
+        RatingChange.objects.filter(player=player, game=GAME)
+        .order_by("sequence")
+        .values_list("at", "display")
+    )
+    return line_chart(
+        f"sputo-rating-{player.pk}",
+        [
+            (formats.date_format(timezone.localtime(at), "SHORT_DATE_FORMAT"), display)
+            for at, display in changes
+        ],
+        title=_("Sputo rating over time"),
+        description=_(
+            "%(name)s's Glicko-2 rating (the rating minus twice its deviation) after each "
+            "rated match, %(n)s matches; provisional for the first %(first)s."
+        )
+        % {"name": player.display_name, "n": len(changes), "first": PROVISIONAL_BELOW - 1},
+        digits=0,
+        provisional=PROVISIONAL_BELOW - 1,
+        legend=_("Dashed: provisional (fewer than %(n)s rated matches).")
+        % {"n": PROVISIONAL_BELOW},
+    )
+
+
+def player_section(player: Player, *, season: Season | None = None, page: int = 1):
+    """``PLAYER_SECTIONS``: statistics, rating and its chart, and the tournaments entered
+    (a page of them, newest first) with the player's matches. Five queries."""
+    tournaments = list(
+        Tournament.objects.filter(
+            entrants__player=player, entrants__no_show=False, drawn_at__isnull=False
+        ).order_by("-starts_at", "-pk")
+    )
+    if not tournaments:
+        return None
+    if season is not None:
+        tournaments = [t for t in tournaments if t.season_id == season.pk]
+    matches = _matches_of(tournaments)
+    mine = [
+        m
+        for ms in matches.values()
+        for m in ms
+        if player.pk in (m.player_a_id, m.player_b_id) and m.result in WITH_GAMES
+    ]
+    games = _games(mine)
+    entries = [_entry(player, t, matches[t.pk], games) for t in tournaments]
+    current = Paginator(entries, HISTORY_PAGE).get_page(page)
+    return PlayerSection(
+        game=GAME,
+        title="Sputo",
+        template="matches/sputo/player_section.html",
+        context={
+            "statistics": _statistics(entries, player, games),
+            "rating": PlayerRating.objects.filter(player=player, game=GAME).first(),
+            "provisional_below": PROVISIONAL_BELOW,
+            "chart": _chart(player),
+            "entries": list(current),
+            "page": current,
+        },
+    )
+
+
+# --- The club night ----------------------------------------------------------------------------
+
+
+def club_night_section(club: Club, *, day):
+    """``CLUB_NIGHT_SECTIONS``: each tournament with a result that night, its standings
+    (once finished) and the night's matches. Three queries."""
+    start, end = night_bounds(day)
+    tournaments = list(
+        Tournament.objects.filter(
+            club=club,
+            matches__result__in=GIVEN,
+            matches__decided_at__gte=start,
+            matches__decided_at__lt=end,
+        )
+        .distinct()
+        .order_by("starts_at", "pk")
+    )
+    if not tournaments:
+        return None
+    matches = _matches_of(tournaments)
+    tonight = {
+        t.pk: sorted(
+            (
+                m
+                for m in matches[t.pk]
+                if m.result in GIVEN and m.decided_at and start <= m.decided_at < end
+            ),
+            key=lambda m: (m.decided_at, m.round, m.kind != bracket.MAIN, m.position),
+        )
+        for t in tournaments
+    }
+    games = _games([m for ms in tonight.values() for m in ms])
+    rows = []
+    for tournament in tournaments:
+        night_matches = []
+        for m in tonight[tournament.pk]:
+            first, second = m.player_a, m.player_b
+            if m.winner_id is not None and m.winner_id == m.player_b_id:
+                first, second = second, first  # the winner first
+            night_matches.append(
+                {
+                    "match": m,
+                    "at": m.decided_at,
+                    "round_label": m.round_label,
+                    "first": first,
+                    "second": second,
+                    "has_winner": m.winner_id is not None,
+                    "score": _score(
+                        games.get(m.pk, []),
+                        first.pk if first else None,
+                        second.pk if second else None,
+                    ),
+                    "how": HOW.get(m.result, ""),
+                }
+            )
+        rows.append(
+            {
+                "tournament": tournament,
+                "standings": _standings(tournament, matches[tournament.pk]),
+                "matches": night_matches,
+            }
+        )
+    return ReportSection(
+        game=GAME,
+        title="Sputo",
+        template="matches/sputo/night_section.html",
+        text_template="matches/sputo/night_section.txt",
+        context={"tournaments": rows},
     )

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from clubs.access import access_club
 from clubs.errors import Conflict, not_found
 from clubs.models import Club, Player, Role
-from matches import outcomes
+from matches import boards, outcomes
 from matches.models import AuditEntry, Outcome, OutcomeStatus, PlayerRating
 from matches.models.sputo import (
     BEFORE_DRAW,
@@ -160,6 +160,8 @@ def update_tournament(*, tournament: Tournament, by, **values) -> Tournament:
         tournament.status = status
         tournament.save(update_fields=["status"])
         _audit_tournament(tournament, action="status", by=by, data={"from": before, "to": status})
+        if tournament.is_drawn:
+            _boards_changed(tournament.club_id)  # a drawn tournament cancelled
     return tournament
 
 
@@ -325,6 +327,7 @@ def draw_tournament(*, tournament: Tournament, by) -> Tournament:
     tournament.status = TournamentStatus.RUNNING
     tournament.drawn_at = now
     tournament.save(update_fields=["status", "rounds", "drawn_at"])
+    _boards_changed(tournament.club_id)
     _audit_tournament(
         tournament,
         action="draw",
@@ -532,6 +535,7 @@ def apply_result(
             for pk in [subject.pk, *others]
         )
     _queue_ratings(match.club_id)
+    _boards_changed(match.club_id)
     return plan
 
 
@@ -556,6 +560,13 @@ def carry_match_seats(*, source: Player, target: Player) -> None:
         from matches.sputo.tasks import update_sputo_ratings
 
         update_sputo_ratings.delay_on_commit(club_id=target.club_id, player_ids=[target.pk])
+
+
+def _boards_changed(club_id: int) -> None:
+    """The players' pages and the leaderboard read the tournaments as they are (the rating
+    task bumps the boards only when the ratings change; a walkover, a draw or a cancelled
+    tournament changes none): their cached copies are out of date once this commits."""
+    transaction.on_commit(lambda: boards.bump(club_id))
 
 
 def _queue_ratings(club_id: int) -> None:
