@@ -31,6 +31,7 @@ from clubs.forms import (
 )
 from clubs.house_rules_history import history
 from clubs.models import Club, Game, Invitation, Membership, Player, Role, Season
+from clubs.public_pages import public_page
 
 
 def add_service_errors(form, error: ValidationError, aliases: dict | None = None) -> None:
@@ -75,6 +76,7 @@ def club_create(request):
     return render(request, "clubs/club_form.html", {"form": form})
 
 
+@public_page
 @club_view()
 def club_detail(request, access):
     club = access.club
