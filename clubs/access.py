@@ -31,7 +31,7 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
+from django.db.models import CharField, OuterRef, Subquery, Value
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -90,8 +90,24 @@ class ClubAccess:
         return self
 
 
-def _role_subquery(user):
-    return Subquery(Membership.objects.filter(club=OuterRef("pk"), user=user).values("role")[:1])
+def _role_subquery(user, club: str = "pk"):
+    return Subquery(Membership.objects.filter(club=OuterRef(club), user=user).values("role")[:1])
+
+
+def role_in_club(user, club: str = "club"):
+    """An expression for ``annotate``: ``user``'s role in the club of each row (``club``
+    names the row's club field), None for no role: to read a row and check its access in
+    one query, with :func:`access_with_role`."""
+    if not user.is_authenticated:
+        return Value(None, output_field=CharField())
+    return _role_subquery(user, club)
+
+
+def access_with_role(club: Club | None, role: str | None, *, at_least: str | None = None):
+    """:func:`access_club`'s decision for a club and role already read."""
+    if club is None or not (club.is_public or role is not None):
+        raise Http404(_("No such club."))
+    return ClubAccess(club=club, role=role).require(at_least)
 
 
 def access_club(user, club: str | Club, *, at_least: str | None = None) -> ClubAccess:
@@ -108,9 +124,7 @@ def access_club(user, club: str | Club, *, at_least: str | None = None) -> ClubA
     else:
         found = club if isinstance(club, Club) else Club.objects.filter(slug=club).first()
         role = None
-    if found is None or not (found.is_public or role is not None):
-        raise Http404(_("No such club."))
-    return ClubAccess(club=found, role=role).require(at_least)
+    return access_with_role(found, role, at_least=at_least)
 
 
 def club_page(at_least: str | None = None):

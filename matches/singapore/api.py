@@ -484,8 +484,11 @@ class TableSessionViewSet(
         session = self.get_queryset().get(pk=session.pk)
         return Response(self.get_serializer(session).data, status=code)
 
-    def _player(self, session, player_id, field="player") -> Player:
-        player = session.club.players.filter(pk=player_id).first()
+    def _player(self, session, player_id, field="player", *, found=None) -> Player:
+        if found is not None:
+            player = found.get(player_id)
+        else:
+            player = session.club.players.filter(pk=player_id).first()
         if player is None:
             raise serializers.ValidationError({field: [_("No such player in this club.")]})
         return player
@@ -668,8 +671,12 @@ class TableSessionViewSet(
         body = HandCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         fields = body.validated_data
-        dealer = self._player(session, fields["dealer"], "dealer")
-        opponent = self._player(session, fields["opponent"], "opponent")
+        # Both players in one query.
+        found = session.club.players.in_bulk([fields["dealer"], fields["opponent"]])
+        dealer, opponent = (
+            self._player(session, fields[name], name, found=found)
+            for name in ("dealer", "opponent")
+        )
         payload = {k: v for k, v in request.data.items() if k in HandResultSerializer().fields}
         try:
             recorded = services.record_hand(
