@@ -317,5 +317,12 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
         "axes": {"level": "WARNING"},
+        # In-process tasks (no broker) would log a line for each one run: a worker's own
+        # logging says what its tasks do.
+        **(
+            {"celery.app.trace": {"level": "WARNING"}, "kombu.connection": {"level": "ERROR"}}
+            if CELERY_TASK_ALWAYS_EAGER
+            else {}
+        ),
     },
 }

@@ -69,7 +69,7 @@ def test_each_app_contributes_its_own_parts_clubs_first_then_one_module_per_game
     names = [part.__name__ for part in demo_parts()]
     assert names[0] == "clubs.demo"
     assert {
-        "matches.demo.singapore",
+        "matches.demo.singapore_tables",
         "matches.demo.sputo_tournaments",
         "matches.demo.spazzumazz",
     } <= set(names)

@@ -144,7 +144,11 @@ class HandForm(forms.Form):
     # --- Layout helpers for the template
 
     def cover_fields(self):
-        return [(p, self[f"cover_{p.pk}"]) for p in self.people]
+        """The covers, the opponent's first (the order the quotas are covered in)."""
+        chosen = self.data.get("opponent") if self.is_bound else self.initial.get("opponent")
+        opponent = str(getattr(chosen, "pk", chosen) or "")
+        people = sorted(self.people, key=lambda p: str(p.pk) != opponent)
+        return [(p, self[f"cover_{p.pk}"]) for p in people]
 
     def bet_rows(self):
         return [

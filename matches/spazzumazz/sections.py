@@ -12,6 +12,26 @@ from matches import boards as pages
 from matches.spazzumazz import boards
 
 
+def _earlier_holders(titles, *, most: int = 3) -> list[dict]:
+    """The last few who held the title before, newest first, each with the club nights of
+    their tenure (one night when it came and went within it); one holder's tenures in a
+    row read as one."""
+    holders: list[dict] = []
+    for t in titles:
+        if t.until is None:
+            continue
+        name = t.player.display_name
+        if holders and holders[-1]["name"] == name:
+            holders[-1]["since"] = pages.night_of(t.since)
+            continue
+        if len(holders) == most:
+            break
+        holders.append(
+            {"name": name, "since": pages.night_of(t.since), "until": pages.night_of(t.until)}
+        )
+    return holders
+
+
 def _figures(club) -> dict:
     key = f"spazzumazz:club-section:{club.pk}:{pages.version(club.pk)}"
     found = cache.get(key)
@@ -19,11 +39,7 @@ def _figures(club) -> dict:
         name = boards.game_name(club)
         found = {
             "game_name": name,
-            "holders": [
-                {"name": t.player.display_name, "since": t.since, "until": t.until}
-                for t in boards.title_history(club, limit=6)
-                if t.until
-            ],
+            "holders": _earlier_holders(boards.title_history(club, limit=30)),
             "played": name is not None or club.spazzumazz_games.exists(),
         }
         cache.set(key, found, 24 * 60 * 60)

@@ -1,6 +1,12 @@
 /* Circolo: small progressive enhancements. Every page works without this file. */
 "use strict";
 document.addEventListener("DOMContentLoaded", () => {
+  // A club's tabs scroll sideways on a phone: show the current one.
+  const tabs = document.querySelector(".tabs");
+  const current = tabs && tabs.querySelector("a.current");
+  if (current && tabs.scrollWidth > tabs.clientWidth) {
+    tabs.scrollLeft = current.offsetLeft - (tabs.clientWidth - current.offsetWidth) / 2;
+  }
   // Copy buttons: <button data-copy="#input-id" hidden> next to a read-only text box.
   for (const button of document.querySelectorAll("button[data-copy]")) {
     const source = document.querySelector(button.dataset.copy);
