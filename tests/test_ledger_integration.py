@@ -226,6 +226,22 @@ def test_postgresql_checks_each_transaction_of_a_bulk_posting_at_commit(people):
     assert not Transaction.objects.exists()
 
 
+def test_pgtrigger_ignore_does_not_skip_the_ledgers_triggers(people):
+    import pgtrigger
+
+    p = players_of(people)
+    services.post_transaction(
+        club=people["club"], unit="EUR", key="h", entries={p["ada"]: -1, p["mia"]: 1}
+    )
+    with pytest.raises(IntegrityError, match="append-only"):
+        with (
+            pgtrigger.ignore("ledger.Entry:ledger_entry_append_only"),
+            transaction.atomic(),
+        ):
+            Entry.objects.update(amount_minor=0)
+    assert sorted(Entry.objects.values_list("amount_minor", flat=True)) == [-100, 100]
+
+
 def test_erasing_a_clubs_ledger_commits_and_the_club_can_go(people):
     p = players_of(people)
     services.post_transaction(
