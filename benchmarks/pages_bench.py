@@ -66,9 +66,8 @@ PAGES = [
     Page("player page", "/clubs/la-matta/players/{demo_player}/"),
     Page("spazzumazz page", "/clubs/la-matta/spazzumazz/"),
     Page("singapore tables, member", "/clubs/la-matta/tables/", member=True),
-    # The demo's first table (a fresh database: the demo's tables are 1, 2 and 3).
-    Page("singapore table, member", "/clubs/la-matta/tables/1/", member=True),
-    Page("singapore sheet, member", "/clubs/la-matta/tables/1/sheet/", member=True),
+    Page("singapore table, member", "/clubs/la-matta/tables/{demo_table}/", member=True),
+    Page("singapore sheet, member", "/clubs/la-matta/tables/{demo_table}/sheet/", member=True),
 ]
 
 # With --bench-data: the pages of a club of 1,000 players and 1,000,000 results.
@@ -81,12 +80,14 @@ BENCH_PAGES = [
 BUSIEST = """
 import json
 from django.db.models import Count
-from matches.models import SpazzumazzPlace
+from matches.models import SpazzumazzPlace, TableSession
 def busiest(slug):
     row = (SpazzumazzPlace.objects.filter(game__club__slug=slug).values("player_id")
            .annotate(n=Count("id")).order_by("-n").first())
     return row and row["player_id"]
-print("IDS " + json.dumps({"demo_player": busiest("la-matta"), "bench_player": busiest("bench")}))
+table = TableSession.objects.filter(club__slug="la-matta").order_by("pk").first()
+print("IDS " + json.dumps({"demo_player": busiest("la-matta"), "bench_player": busiest("bench"),
+                           "demo_table": table and table.pk}))
 """
 
 # wrk's done() hook prints the exact figures as one JSON line (latencies in microseconds).
@@ -192,7 +193,9 @@ def _has_bench_club(env: dict[str, str]) -> bool:
 
 
 def resolve_paths(pages: list[Page], env: dict[str, str]) -> list[Page]:
-    """Fill the pages' ``{demo_player}`` and ``{bench_player}`` with real ids."""
+    """Fill the pages' ``{demo_player}``, ``{bench_player}`` and ``{demo_table}`` (the demo
+    club's first Singapore table) with real ids; a page whose id does not exist (a database
+    kept from before the demo had it) is left out, and said so."""
     if not any("{" in page.path for page in pages):
         return pages
     run = subprocess.run(
@@ -203,7 +206,14 @@ def resolve_paths(pages: list[Page], env: dict[str, str]) -> list[Page]:
     )
     line = next(line for line in run.stdout.decode().splitlines() if line.startswith("IDS "))
     ids = json.loads(line.removeprefix("IDS "))
-    return [Page(p.name, p.path.format(**ids), p.member) for p in pages]
+    missing = {name for name, value in ids.items() if value is None}
+    kept = []
+    for p in pages:
+        if any(f"{{{name}}}" in p.path for name in missing):
+            print(f"  left out: {p.name} (no {p.path.split('{')[1].split('}')[0]} here)")
+        else:
+            kept.append(Page(p.name, p.path.format(**ids), p.member))
+    return kept
 
 
 def drop_database(database_url: str) -> None:

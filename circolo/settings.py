@@ -79,6 +79,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "clubs.context_processors.my_clubs",
+                "clubs.public_pages.csrf_hole",
             ],
         },
     },
@@ -293,6 +294,13 @@ CLUB_NIGHT_SECTIONS = [
     "matches.sputo.boards.club_night_section",
     "matches.singapore.boards.club_night_section",
 ]
+# Pages for the public (anonymous visitors of a public club) served whole from the cache
+# (clubs/public_pages.py): each entry holds the club's row and these versions (functions
+# club_id -> cache key, bumped by the features), and lasts at most PUBLIC_PAGE_SECONDS.
+PUBLIC_PAGE_VERSIONS = ["matches.boards.version_key"]
+PUBLIC_PAGE_SECONDS = env.int("PUBLIC_PAGE_SECONDS", default=60)
+# Each process answers a public page it checked less than this long ago from its memory.
+PUBLIC_PAGE_RECHECK_SECONDS = env.float("PUBLIC_PAGE_RECHECK_SECONDS", default=1.0)
 # ``manage.py recompute_stats``: each game's ``rebuild(club_id) -> str``, from scratch.
 STATS_REBUILDERS = [
     "matches.sputo.tasks.recompute_from_scratch",

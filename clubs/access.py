@@ -31,7 +31,7 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
+from django.db.models import CharField, OuterRef, Subquery, Value
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -90,33 +90,55 @@ class ClubAccess:
         return self
 
 
-def _role_subquery(user):
-    return Subquery(Membership.objects.filter(club=OuterRef("pk"), user=user).values("role")[:1])
+def _role_subquery(user, club: str = "pk"):
+    return Subquery(Membership.objects.filter(club=OuterRef(club), user=user).values("role")[:1])
 
 
-def access_club(user, club: str | Club, *, at_least: str | None = None) -> ClubAccess:
+def role_in_club(user, club: str = "club"):
+    """An expression for ``annotate``: ``user``'s role in the club of each row (``club``
+    names the row's club field), None for no role: to read a row and check its access in
+    one query, with :func:`access_with_role`."""
+    if not user.is_authenticated:
+        return Value(None, output_field=CharField())
+    return _role_subquery(user, club)
+
+
+def access_with_role(club: Club | None, role: str | None, *, at_least: str | None = None):
+    """:func:`access_club`'s decision for a club and role already read."""
+    if club is None or not (club.is_public or role is not None):
+        raise Http404(_("No such club."))
+    return ClubAccess(club=club, role=role).require(at_least)
+
+
+def access_club(
+    user, club: str | Club, *, at_least: str | None = None, annotate: dict | None = None
+) -> ClubAccess:
     """The club (a slug, or a club already fetched) as ``user`` may see it.
 
     ``Http404`` if the user may not see it (or it does not exist); ``PermissionDenied`` if
-    they may see it but their role is below ``at_least``. One query.
+    they may see it but their role is below ``at_least``. One query (none for an anonymous
+    user and a club already fetched). ``annotate``: more of the club read in that same
+    query (a page's counts), as attributes of ``access.club``.
     """
+    lookup = {"pk": club.pk} if isinstance(club, Club) else {"slug": club}
     if user.is_authenticated:
-        clubs = Club.objects.annotate(my_role=_role_subquery(user))
-        lookup = {"pk": club.pk} if isinstance(club, Club) else {"slug": club}
-        found = clubs.filter(**lookup).first()
+        clubs = Club.objects.annotate(my_role=_role_subquery(user), **(annotate or {}))
+        found = clubs.filter(**lookup).order_by().first()
         role = found.my_role if found is not None else None
     else:
-        found = club if isinstance(club, Club) else Club.objects.filter(slug=club).first()
+        if isinstance(club, Club) and not annotate:
+            found = club
+        else:
+            found = Club.objects.annotate(**(annotate or {})).filter(**lookup).order_by().first()
         role = None
-    if found is None or not (found.is_public or role is not None):
-        raise Http404(_("No such club."))
-    return ClubAccess(club=found, role=role).require(at_least)
+    return access_with_role(found, role, at_least=at_least)
 
 
-def club_page(at_least: str | None = None):
+def club_page(at_least: str | None = None, *, annotate: dict | None = None):
     """Decorate a page view ``view(request, access, *args)`` reached by ``<slug:slug>``.
 
-    Anonymous users are sent to the login page when the page needs a role.
+    Anonymous users are sent to the login page when the page needs a role. ``annotate``:
+    as for :func:`access_club` (what the page reads of the club, in the access query).
     """
 
     def decorator(view):
@@ -124,7 +146,7 @@ def club_page(at_least: str | None = None):
         def wrapper(request, slug, *args, **kwargs):
             if at_least is not None and not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            access = access_club(request.user, slug, at_least=at_least)
+            access = access_club(request.user, slug, at_least=at_least, annotate=annotate)
             return view(request, access, *args, **kwargs)
 
         return wrapper

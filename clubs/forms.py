@@ -105,18 +105,29 @@ class RenameForm(forms.Form):
     display_name = forms.CharField(label=_("New name"), max_length=80)
 
 
+def choose_from(field: forms.ModelChoiceField, players: list[Player]) -> None:
+    """The field's options from players already read (a page that lists them anyway), not
+    from a query of their own; its queryset still decides what a submitted choice may be."""
+    empty = [("", field.empty_label)] if field.empty_label is not None else []
+    field.choices = [*empty, *((p.pk, field.label_from_instance(p)) for p in players)]
+
+
 class MergeForm(forms.Form):
-    """Which guest, into whom: the names are the players' names in the club, as everywhere."""
+    """Which guest, into whom: the names are the players' names in the club, as everywhere.
+    ``players``: the club's active players by name, if already read (for the options)."""
 
     source = forms.ModelChoiceField(label=_("Guest"), queryset=Player.objects.none())
     target = forms.ModelChoiceField(label=_("Merge into"), queryset=Player.objects.none())
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args, club: Club, players: list[Player] | None = None, **kwargs):
         kwargs.setdefault("auto_id", "merge-%s")
         super().__init__(*args, **kwargs)
-        players = club.players.active().order_by(Lower("display_name"), "pk")
-        self.fields["source"].queryset = players.guests()
-        self.fields["target"].queryset = players
+        active = club.players.active().order_by(Lower("display_name"), "pk")
+        self.fields["source"].queryset = active.guests()
+        self.fields["target"].queryset = active
+        if players is not None:
+            choose_from(self.fields["source"], [p for p in players if p.user_id is None])
+            choose_from(self.fields["target"], players)
 
     def clean(self):
         data = super().clean()
@@ -131,10 +142,12 @@ class InvitationForm(forms.ModelForm):
         fields = ["email", "role", "player", "max_uses", "expires_at"]
         widgets = {"expires_at": forms.DateTimeInput(attrs={"type": "datetime-local"})}
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args, club: Club, players: list[Player] | None = None, **kwargs):
         kwargs.setdefault("auto_id", "invitation-%s")
         super().__init__(*args, **kwargs)
         self.fields["player"].queryset = club.players.active().guests()
+        if players is not None:
+            choose_from(self.fields["player"], [p for p in players if p.user_id is None])
         self.fields["player"].required = False
         self.fields["expires_at"].required = False  # empty: the model's default, two weeks
 

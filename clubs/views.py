@@ -31,6 +31,7 @@ from clubs.forms import (
 )
 from clubs.house_rules_history import history
 from clubs.models import Club, Game, Invitation, Membership, Player, Role, Season
+from clubs.public_pages import public_page
 
 
 def add_service_errors(form, error: ValidationError, aliases: dict | None = None) -> None:
@@ -75,13 +76,17 @@ def club_create(request):
     return render(request, "clubs/club_form.html", {"form": form})
 
 
-@club_view()
+def _players_counted(members: bool) -> Subquery:
+    players = Player.objects.filter(
+        club=OuterRef("pk"), merged_into=None, user__isnull=not members
+    ).order_by()
+    return Coalesce(Subquery(players.values("club").annotate(n=Count("pk")).values("n")), 0)
+
+
+@public_page
+@club_view(annotate={"n_members": _players_counted(True), "n_guests": _players_counted(False)})
 def club_detail(request, access):
     club = access.club
-    counts = club.players.active().aggregate(
-        members=Count("pk", filter=Q(user__isnull=False)),
-        guests=Count("pk", filter=Q(user__isnull=True)),
-    )
     sections = club_page.sections(request, access)
     return render(
         request,
@@ -89,8 +94,8 @@ def club_detail(request, access):
         {
             "club": club,
             "access": access,
-            "n_members": counts["members"],
-            "n_guests": counts["guests"],
+            "n_members": club.n_members,
+            "n_guests": club.n_guests,
             "sections": sections,
             "empty_sections": [section for section in sections if not section.html],
         },
@@ -122,11 +127,17 @@ def _members_page(
         .annotate(name=Coalesce(Subquery(player_name), F("user__username")))
         .order_by(Lower("name"), "pk")
     )
-    guests = club.players.active().guests().order_by(Lower("display_name"), "pk")
+    by_name = club.players.active().order_by(Lower("display_name"), "pk")
+    # An admin's forms offer every player: one query gives them and, unsearched, the guests.
+    players = list(by_name) if is_admin else None
     if query:
         memberships = memberships.filter(name__icontains=query)
-        guests = guests.filter(display_name__icontains=query)
-    memberships, guests = list(memberships), list(guests)
+        guests = list(by_name.guests().filter(display_name__icontains=query))
+    elif players is not None:
+        guests = [p for p in players if p.user_id is None]
+    else:
+        guests = list(by_name.guests())
+    memberships = list(memberships)
     for membership in memberships:
         membership.is_me = membership.user_id == request.user.pk
         membership.errors = role_error[1] if role_error and role_error[0] == membership.pk else []
@@ -153,9 +164,9 @@ def _members_page(
         chosen = request.GET.get("merge", "")
         context["merge_open"] = merge_form is not None or chosen.isdigit()
         context["merge_form"] = merge_form or MergeForm(
-            club=club, initial={"source": chosen} if chosen.isdigit() else None
+            club=club, players=players, initial={"source": chosen} if chosen.isdigit() else None
         )
-        context["invitation_form"] = invitation_form or InvitationForm(club=club)
+        context["invitation_form"] = invitation_form or InvitationForm(club=club, players=players)
         context["invitations"] = club.invitations.usable().select_related("player")
     return render(request, "clubs/members.html", context)
 

@@ -61,6 +61,8 @@ from django.core.cache import cache
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from clubs import public_pages
+
 Kind = Literal["int", "decimal", "money", "rate", "rating", "text", "date"]
 
 
@@ -194,6 +196,7 @@ def version(club_id: int) -> int:
 def bump(club_id: int) -> None:
     """A game changed the club's precomputed rows: its cached pages are out of date."""
     cache.set(version_key(club_id), time.time_ns(), timeout=None)
+    public_pages.forget()
 
 
 def as_json(value):

@@ -17,6 +17,7 @@ def recent_games(request, access: ClubAccess) -> Section | None:
     seats = GameSeat.objects.select_related("player").order_by("place", "pk")
     games = list(
         GameRecord.objects.filter(club=access.club)
+        .defer("record", "result")  # a Singapore record is long; the section names the game
         .order_by("-played_at", "-pk")
         .prefetch_related(Prefetch("seats", queryset=seats))[:RECENT_GAMES]
     )

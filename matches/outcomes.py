@@ -39,6 +39,7 @@ from clubs.access import ClubAccess, access_club
 from clubs.errors import Conflict
 from clubs.models import Role
 from matches.models import AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
+from matches.models.outcomes import OPEN
 from matches.services import record_game
 
 
@@ -55,9 +56,11 @@ class Actor:
         return self.access.is_scorer
 
 
-def actor(subject: OutcomeSubject, user) -> Actor:
-    """``user`` as an actor on ``subject``: 404 if they may not see its club."""
-    access = access_club(user, subject.club)
+def actor(subject: OutcomeSubject, user, access: ClubAccess | None = None) -> Actor:
+    """``user`` as an actor on ``subject``: 404 if they may not see its club. ``access``:
+    the caller's own check of ``user`` in the subject's club, made in this transaction."""
+    if access is None or access.club.pk != subject.club_id:
+        access = access_club(user, subject.club)
     plays = user.is_authenticated and any(p.user_id == user.pk for p in subject.outcome_players())
     return Actor(user=user, access=access, plays=plays)
 
@@ -140,18 +143,26 @@ def _store(
 
 
 def _refuse_if_settled(subject: OutcomeSubject) -> None:
-    if subject.outcome_in_force() is not None:
+    statuses = set(
+        subject.outcomes.filter(status__in=[OutcomeStatus.CONFIRMED, *OPEN]).values_list(
+            "status", flat=True
+        )
+    )
+    if OutcomeStatus.CONFIRMED in statuses:
         raise Conflict(_("This already has a result; an admin can correct it."))
-    if subject.open_outcome() is not None:
+    if statuses:
         raise Conflict(
             _("A result was already reported and is waiting to be confirmed or decided.")
         )
 
 
 @transaction.atomic
-def report_outcome(*, subject: OutcomeSubject, payload: dict, by, at=None) -> Outcome:
-    """Report a result. A scorer's or admin's report is in force at once."""
-    who = actor(subject, by)
+def report_outcome(
+    *, subject: OutcomeSubject, payload: dict, by, at=None, access: ClubAccess | None = None
+) -> Outcome:
+    """Report a result. A scorer's or admin's report is in force at once. ``access``: the
+    caller's check of ``by`` in the subject's club, if it made one in this transaction."""
+    who = actor(subject, by, access)
     subject = _lock(subject)
     if not (who.plays or who.is_scorer):
         raise PermissionDenied(_("Only the players, a scorer or an admin may report a result."))

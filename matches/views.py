@@ -9,16 +9,12 @@ the games' sections, never anything of the person looking.
 
 from __future__ import annotations
 
-import hashlib
 from datetime import date, timedelta
-from functools import wraps
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db.models import F
 from django.db.models.functions import TruncDate
-from django.http import Http404, HttpResponse, QueryDict
-from django.middleware.csrf import get_token
+from django.http import Http404, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -27,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from clubs.access import club_page
 from clubs.models import Player
+from clubs.public_pages import public_page
 from matches import boards
 from matches.models import GameRecord
 
@@ -67,56 +64,8 @@ def _cached(key: str, build) -> str:
     return mark_safe(found)  # noqa: S308 - rendered by our templates, escaped there
 
 
-# --- Whole pages for anonymous visitors ------------------------------------------------------
-#
-# What the public sees of a public club's boards is the same for every anonymous visitor:
-# such a page is cached whole (for a few minutes, and under the club's board version), with a
-# hole where each visitor's CSRF token goes (the language form). The access check still runs
-# on every request: a club made private is a 404 at once. (A report waiting for its
-# confirmation changes no board version: the public may see it a few minutes late.)
-
-CSRF_HOLE = "csrf-hole-8c1f2e"
-WHOLE_PAGE_SECONDS = 5 * 60
-
-
-def whole_page_for_anonymous(view):
-    @wraps(view)
-    def wrapper(request, access, *args, **kwargs):
-        if (
-            request.user.is_authenticated
-            or request.method != "GET"
-            or "messages" in request.COOKIES
-            or settings.SESSION_COOKIE_NAME in request.COOKIES
-        ):
-            return view(request, access, *args, **kwargs)
-        path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:32]
-        club_id = access.club.pk
-        key = f"boards:page:{club_id}:{translation.get_language()}:{path}"
-        # One round trip: the club's board version and the page, stored with the version it
-        # was rendered under (an older one is out of date).
-        found = cache.get_many([boards.version_key(club_id), key])
-        version = found.get(boards.version_key(club_id)) or boards.version(club_id)
-        stored = found.get(key)
-        html = stored[1] if stored and stored[0] == version else None
-        if html is None:
-            request.csrf_hole = True
-            response = view(request, access, *args, **kwargs)
-            if response.status_code != 200:
-                return response
-            html = response.content.decode()
-            cache.set(key, (version, html), WHOLE_PAGE_SECONDS)
-        return HttpResponse(html.replace(CSRF_HOLE, get_token(request)))
-
-    return wrapper
-
-
-def csrf_hole(request) -> dict:
-    """The CSRF token of a page cached whole: a hole, filled in per visitor."""
-    return {"csrf_token": CSRF_HOLE} if getattr(request, "csrf_hole", False) else {}
-
-
+@public_page
 @club_page()
-@whole_page_for_anonymous
 def leaderboards(request, access):
     """Every game's leaderboard: per season or all time, sortable, a minimum of games."""
     club = access.club
@@ -187,13 +136,12 @@ def leaderboards(request, access):
             "seasons": seasons,
             "min_games": min_games,
             "sections_html": _cached(key, build),
-            **csrf_hole(request),
         },
     )
 
 
+@public_page
 @club_page()
-@whole_page_for_anonymous
 def player_page(request, access, player_id: int):
     """One player's page: every game's section (history, statistics, charts)."""
     club = access.club
@@ -248,7 +196,6 @@ def player_page(request, access, player_id: int):
             "seasons": seasons,
             "only": only,
             "sections_html": _cached(key, build),
-            **csrf_hole(request),
         },
     )
 

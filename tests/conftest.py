@@ -31,12 +31,17 @@ def _english():
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """The cache may be Redis (integration run): no test sees another's entries."""
+    """The cache may be Redis (integration run): no test sees another's entries, nor the
+    public pages this process keeps in memory."""
     from django.core.cache import cache
 
+    from clubs import public_pages
+
     cache.clear()
+    public_pages.forget()
     yield
     cache.clear()
+    public_pages.forget()
 
 
 def need_service(url: str, port: int) -> None:

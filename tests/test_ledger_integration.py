@@ -1,14 +1,17 @@
 """The ledger on a real PostgreSQL (the integration run): fifty posts of one transaction at
 the same moment post it once; fifty confirmations of one payment post it once; the database
-itself refuses to update or delete entries and to commit a transaction that does not sum to
-zero. Elsewhere these tests skip (under CI=true without PostgreSQL they fail, as the
-integration run itself does)."""
+itself refuses to update or delete entries, to commit a transaction that does not sum to
+zero or lacks an entry, and to add an entry to a transaction already committed or not yet
+committed by another connection. Elsewhere these tests skip (under CI=true without
+PostgreSQL they fail, as the integration run itself does)."""
 
 import threading
 
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
+from django.utils import timezone
 
+from clubs import bulk
 from ledger import services
 from ledger.models import Entry, Payment, Transaction
 from tests.ledger_helpers import players_of
@@ -142,6 +145,101 @@ def test_postgresql_refuses_to_commit_a_transaction_that_does_not_sum_to_zero(pe
         with transaction.atomic():
             Transaction.objects.create(club=people["club"], unit="EUR", key="y", n_entries=2)
     assert not Transaction.objects.exists()
+
+
+def test_postgresql_refuses_an_entry_added_to_a_committed_transaction(people):
+    p = players_of(people)
+    posted = services.post_transaction(
+        club=people["club"], unit="EUR", key="h", entries={p["ada"]: -1, p["mia"]: 1}
+    )
+    for amounts in ([0], [-3, 3]):  # a zero, or a pair that keeps the sum at zero
+        with pytest.raises(IntegrityError, match="no entry beyond them"):
+            with transaction.atomic():
+                Entry.objects.bulk_create(
+                    Entry(transaction=posted, player=who, amount_minor=amount)
+                    for who, amount in zip([p["sam"], p["pino"]], amounts, strict=False)
+                )
+    assert posted.entries.count() == 2
+
+
+def test_postgresql_refuses_entries_for_a_transaction_another_has_not_committed(people):
+    p = players_of(people)
+    created, refused = threading.Event(), threading.Event()
+
+    def open_a_transaction():
+        try:
+            with transaction.atomic():
+                tx = Transaction.objects.create(
+                    club=people["club"], unit="EUR", key="open", n_entries=2
+                )
+                Entry.objects.create(transaction=tx, player=p["ada"], amount_minor=-5)
+                Entry.objects.create(transaction=tx, player=p["mia"], amount_minor=5)
+                outcomes["id"] = tx.pk
+                created.set()
+                refused.wait(30)
+        finally:
+            connections.close_all()
+
+    outcomes: dict = {}
+    other = threading.Thread(target=open_a_transaction)
+    other.start()
+    try:
+        assert created.wait(30)
+        with pytest.raises(IntegrityError, match="not yet committed"):
+            with transaction.atomic():
+                Entry.objects.create(transaction_id=outcomes["id"], player=p["sam"], amount_minor=0)
+    finally:
+        refused.set()
+        other.join(30)
+    amounts = Transaction.objects.get().entries.values_list("amount_minor", flat=True)
+    assert sorted(amounts) == [-5, 5]
+
+
+def test_postgresql_checks_each_transaction_of_a_bulk_posting_at_commit(people):
+    p = players_of(people)
+    rows = [
+        (
+            people["club"].pk,
+            "EUR",
+            "",
+            f"k{i}",
+            "posting",
+            "",
+            "",
+            2,
+            timezone.now(),
+            None,
+            timezone.now(),
+        )
+        for i in range(3)
+    ]
+    with pytest.raises(IntegrityError, match="must have its 2 entries, summing to zero"):
+        with transaction.atomic():
+            ids = bulk.insert(Transaction, services.TRANSACTION_FIELDS, rows, returning=True)
+            bulk.insert(
+                Entry,
+                ("transaction", "player", "amount_minor"),
+                [(ids[0], p["ada"].pk, -1), (ids[0], p["mia"].pk, 1)]  # whole
+                + [(ids[1], p["ada"].pk, -1), (ids[1], p["mia"].pk, 2)]  # not zero
+                + [(ids[2], p["ada"].pk, -1)],  # short of an entry
+            )
+    assert not Transaction.objects.exists()
+
+
+def test_pgtrigger_ignore_does_not_skip_the_ledgers_triggers(people):
+    import pgtrigger
+
+    p = players_of(people)
+    services.post_transaction(
+        club=people["club"], unit="EUR", key="h", entries={p["ada"]: -1, p["mia"]: 1}
+    )
+    with pytest.raises(IntegrityError, match="append-only"):
+        with (
+            pgtrigger.ignore("ledger.Entry:ledger_entry_append_only"),
+            transaction.atomic(),
+        ):
+            Entry.objects.update(amount_minor=0)
+    assert sorted(Entry.objects.values_list("amount_minor", flat=True)) == [-100, 100]
 
 
 def test_erasing_a_clubs_ledger_commits_and_the_club_can_go(people):

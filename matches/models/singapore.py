@@ -270,6 +270,18 @@ class Hand(OutcomeSubject):
 
     # --- The result cycle's hooks (the work is in matches.singapore.hands) -----------------
 
+    def locked(self):
+        # With what the cycle's steps read of it: its table (and the table's club and house
+        # rules), its club, season and two players, in the locking query.
+        return (
+            type(self)
+            ._default_manager.select_for_update(of=("self",))
+            .select_related(
+                "club", "season", "session__club", "session__house_rules", "dealer", "opponent"
+            )
+            .get(pk=self.pk)
+        )
+
     def outcome_players(self) -> list[Player]:
         return [self.dealer, self.opponent]
 

@@ -530,9 +530,12 @@ class TableSessionViewSet(
         session = self.get_queryset().get(pk=session.pk)
         return Response(self.get_serializer(session).data, status=code)
 
-    def _player(self, session, player_id, field="player") -> Player:
+    def _player(self, session, player_id, field="player", *, found=None) -> Player:
         """A player of the table's club (another id names nobody: a 404 naming ``field``)."""
-        player = session.club.players.filter(pk=player_id).first()
+        if found is not None:
+            player = found.get(player_id)
+        else:
+            player = session.club.players.filter(pk=player_id).first()
         if player is None:
             raise not_found(field, _("No such player in this club."))
         return player
@@ -715,8 +718,12 @@ class TableSessionViewSet(
         body = HandCreateSerializer(data=request.data, context={"request": request})
         body.is_valid(raise_exception=True)
         fields = body.validated_data
-        dealer = self._player(session, fields["dealer"], "dealer")
-        opponent = self._player(session, fields["opponent"], "opponent")
+        # Both players in one query.
+        found = session.club.players.in_bulk([fields["dealer"], fields["opponent"]])
+        dealer, opponent = (
+            self._player(session, fields[name], name, found=found)
+            for name in ("dealer", "opponent")
+        )
         payload = {k: v for k, v in request.data.items() if k in HandResultSerializer().fields}
         recorded = services.record_hand(
             session=session,

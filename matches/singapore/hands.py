@@ -338,7 +338,14 @@ def check_hand_outcome(hand: Hand, payload: dict) -> CheckedOutcome:
 
 
 def balances_of(outcome: Outcome) -> dict[Player, int]:
-    """Everyone's points in the hand of ``outcome``, from its record and seats."""
+    """Everyone's points in the hand of ``outcome``, from its record and seats (or from the
+    check ``record_hand`` just made of it, which they were written from)."""
+    checked = just_checked.get()
+    if checked is not None and checked.payload == outcome.payload:
+        return {
+            checked.names[name]: points
+            for name, points in checked.result.get("balances", {}).items()
+        }
     record = outcome.game_records.get()
     seats = {seat.name_in_record: seat.player for seat in record.seats.select_related("player")}
     return {seats[name]: points for name, points in record.result.get("balances", {}).items()}

@@ -27,7 +27,7 @@ from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.access import ClubAccess, access_club
+from clubs.access import ClubAccess, access_club, access_with_role, role_in_club
 from clubs.errors import Conflict, conflict, not_found
 from clubs.models import Club, Player, Role, Season
 from matches import outcomes
@@ -49,6 +49,17 @@ def _lock(session: TableSession) -> TableSession:
         .select_related("club", "house_rules")
         .get(pk=session.pk)
     )
+
+
+def _lock_as(session: TableSession, by, at_least: str | None = Role.MEMBER):
+    """The table locked, and ``by``'s access to its club, in one query."""
+    locked = (
+        TableSession.objects.select_for_update(of=("self",))
+        .select_related("club", "house_rules")
+        .annotate(by_role=role_in_club(by))
+        .get(pk=session.pk)
+    )
+    return locked, access_with_role(locked.club, locked.by_role, at_least=at_least)
 
 
 def _require_open(session: TableSession) -> None:
@@ -392,11 +403,10 @@ def record_hand(
     is then recorded with who and why. ``preview`` checks everything and writes nothing.
     ``key`` (an API client's idempotency key) returns the hand already recorded with it.
     """
-    access = _access(by, session.club)
+    session, access = _lock_as(session, by)
     plays = by.is_authenticated and by.pk in (dealer.user_id, opponent.user_id)
     if not (access.is_scorer or plays):
         raise PermissionDenied(_("Only the two players, a scorer or an admin may record a hand."))
-    session = _lock(session)
     key = str(key or "")[:100]
     if key:
         existing = session.hands.filter(client_key=key).first()
@@ -450,7 +460,9 @@ def record_hand(
         )
     token = just_checked.set(checked)
     try:
-        outcome = outcomes.report_outcome(subject=hand, payload=checked.payload, by=by)
+        outcome = outcomes.report_outcome(
+            subject=hand, payload=checked.payload, by=by, access=access
+        )
     finally:
         just_checked.reset(token)
     return Recorded(hand=hand, outcome=outcome, checked=checked)

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from clubs.access import club_page
 from clubs.errors import Conflict
 from clubs.models import Role
+from clubs.public_pages import public_page
 from matches import outcomes
 from matches.models import OutcomeStatus, SpazzumazzGame, SpazzumazzPlace
 from matches.spazzumazz import boards
@@ -26,7 +27,6 @@ from matches.spazzumazz.services import (
     record_spazzumazz_batch,
     record_spazzumazz_game,
 )
-from matches.views import csrf_hole, whole_page_for_anonymous
 from rules.spazzumazz import deck_count
 
 
@@ -42,8 +42,8 @@ def _error_messages(request, error: ValidationError) -> None:
         messages.error(request, message)
 
 
+@public_page
 @club_page()
-@whole_page_for_anonymous
 def games(request, access):
     club = access.club
     listing = (
@@ -84,7 +84,6 @@ def games(request, access):
             "game_title": boards.game_title(name["name"]) if name else "",
             "holders": boards.title_history(club),
             "stats": boards.idiot_stats(club)[:10],
-            **csrf_hole(request),
         },
     )
 

@@ -1,0 +1,182 @@
+"""Whole pages for the public: a public club's page, leaderboards and player pages, as an
+anonymous visitor sees them, served from the cache.
+
+What an anonymous visitor sees of a public club is the same for every anonymous visitor
+(in one language, at one address), so :func:`public_page` keeps such a page whole and
+answers the next visitor with it in one query and one cache read, instead of the page's
+dozen queries and its templates. What keeps it honest:
+
+- **The access check still runs on every request**, as one lean query (the club's row by
+  its slug): a club that is private, or gone, is never answered from the cache; the page's
+  own view answers (a 404 like any club that does not exist).
+- **Only anonymous GET requests** without a session or pending messages use the cache:
+  anyone logged in (every role) gets the live page, built for them; nothing a role sees
+  is ever stored, nor served to anyone else.
+- **The club's row is part of the entry**: any change to the club (its name, description,
+  meeting times, privacy) shows at once.
+- **The club's versions are part of the entry**: ``PUBLIC_PAGE_VERSIONS`` names functions
+  ``club_id -> cache key`` of version numbers that features bump when what they show
+  changes (``matches.boards.version_key``: every result in force, correction or void).
+- **Everything else reaches the public within** ``PUBLIC_PAGE_SECONDS`` (60 s): a
+  tournament opened, a guest added or renamed, a season. The club's members see it at once.
+- **Each process answers from its own memory for a second** (``PUBLIC_PAGE_RECHECK_SECONDS``)
+  a page it has just checked: no query and no cache read at all, which is what lets a busy
+  page keep pace with a bare view. So a change, even a club turning private, reaches the
+  public within that second (at once in the process that made it); the page it shows
+  meanwhile is the one that was public a moment before, and never anything a role sees.
+  0 turns this off (every request checks the club).
+- **Each visitor gets their own CSRF token** (the language form): the page is stored with a
+  hole where the token goes, filled in per request (:func:`csrf_hole` is the context
+  processor that makes the hole while such a page is rendered).
+
+A cache shared by the server's processes (Redis, in production) sees a version bump at
+once everywhere; with the default per-process memory cache each process has its own
+versions, so a process that did not serve the change shows it once its entry expires.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from functools import cache, wraps
+
+from django.conf import settings
+from django.core.cache import cache as django_cache
+from django.core.signals import setting_changed
+from django.db import connection
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.utils import translation
+from django.utils.module_loading import import_string
+
+from clubs.models import Club
+
+CSRF_HOLE = "csrf-hole-8c1f2e"
+MEMORY_PAGES = 500  # pages each process keeps in memory at most (then it starts afresh)
+
+# (slug, language, path) -> (when it was checked, on the monotonic clock; the page)
+_memory: dict[tuple[str, str, str], tuple[float, str]] = {}
+
+
+@cache
+def _version_functions() -> tuple:
+    return tuple(import_string(path) for path in settings.PUBLIC_PAGE_VERSIONS)
+
+
+@cache
+def _club_query() -> tuple[str, int]:
+    """The lean query of the club's row by slug (no ORM: it runs on every request), and
+    the position of ``is_public`` in the row."""
+    fields = Club._meta.concrete_fields
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    table = quote(Club._meta.db_table)
+    public = [field.name for field in fields].index("is_public")
+    return f"SELECT {columns} FROM {table} WHERE {quote('slug')} = %s", public
+
+
+def forget() -> None:
+    """What the public sees changed (a feature bumped a version): this process forgets the
+    pages it keeps in memory; the others do within ``PUBLIC_PAGE_RECHECK_SECONDS``."""
+    _memory.clear()
+
+
+@receiver(post_save, sender=Club)
+@receiver(post_delete, sender=Club)
+def _forget_pages(**kwargs):
+    forget()
+
+
+@receiver(setting_changed)
+def _forget(*, setting, **kwargs):
+    _memory.clear()
+    if setting == "PUBLIC_PAGE_VERSIONS":
+        _version_functions.cache_clear()
+    if setting == "DATABASES":
+        _club_query.cache_clear()
+
+
+def _public_club_row(slug: str) -> tuple | None:
+    """The club's row if the club exists and is public; None otherwise."""
+    sql, public = _club_query()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [slug])
+        row = cursor.fetchone()
+    return tuple(row) if row is not None and row[public] else None
+
+
+def _versions(club_id: int, found: dict, keys: list[str]) -> tuple:
+    """The club's version numbers; a missing one (a cleared cache) starts from the clock,
+    as ``matches.boards.version`` does."""
+    values = []
+    for key in keys:
+        value = found.get(key)
+        if value is None:
+            value = time.time_ns()
+            if not django_cache.add(key, value, timeout=None):
+                value = django_cache.get(key, value)
+        values.append(value)
+    return tuple(values)
+
+
+def _anonymous_get(request) -> bool:
+    cookies = request.COOKIES
+    return (
+        request.method == "GET"
+        and settings.SESSION_COOKIE_NAME not in cookies
+        and "messages" not in cookies
+        and not request.headers.get("HX-Request")
+        and not request.user.is_authenticated
+    )
+
+
+def public_page(view):
+    """Serve ``view(request, slug, ...)`` (a page of the club ``slug``, behind its access
+    check) from the cache for anonymous visitors of a public club: see the module."""
+
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        seconds = settings.PUBLIC_PAGE_SECONDS
+        if not seconds or not _anonymous_get(request):
+            return view(request, slug, *args, **kwargs)
+        language, full_path = translation.get_language(), request.get_full_path()
+        remembered = (slug, language, full_path)
+        now = time.monotonic()
+        kept = _memory.get(remembered)
+        if kept is not None and now - kept[0] < settings.PUBLIC_PAGE_RECHECK_SECONDS:
+            return HttpResponse(kept[1].replace(CSRF_HOLE, get_token(request)))
+        row = _public_club_row(slug)
+        if row is None:  # private or missing: the view's access check answers
+            _memory.pop(remembered, None)
+            return view(request, slug, *args, **kwargs)
+        club_id = row[0]
+        path = hashlib.sha256(full_path.encode()).hexdigest()[:32]
+        key = f"public-page:{club_id}:{language}:{path}"
+        version_keys = [version_key(club_id) for version_key in _version_functions()]
+        found = django_cache.get_many([key, *version_keys])
+        state = (row, _versions(club_id, found, version_keys))
+        stored = found.get(key)
+        if stored is not None and stored[0] == state:
+            html = stored[1]
+        else:
+            request.csrf_hole = True
+            response = view(request, slug, *args, **kwargs)
+            if response.status_code != 200 or response.streaming or response.cookies:
+                return response
+            html = response.content.decode()
+            django_cache.set(key, (state, html), seconds)
+        if settings.PUBLIC_PAGE_RECHECK_SECONDS:
+            if len(_memory) >= MEMORY_PAGES:
+                _memory.clear()
+            _memory[remembered] = (now, html)
+        return HttpResponse(html.replace(CSRF_HOLE, get_token(request)))
+
+    return wrapper
+
+
+def csrf_hole(request) -> dict:
+    """A context processor: while a page for the public is rendered to be stored, its CSRF
+    token is a hole, filled in per visitor."""
+    return {"csrf_token": CSRF_HOLE} if getattr(request, "csrf_hole", False) else {}
