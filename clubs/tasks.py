@@ -6,6 +6,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from clubs.mail import render_subject
 from clubs.models import EmailConfirmation, Invitation
 
 
@@ -27,7 +28,7 @@ def send_invitation_email(invitation_id: int) -> str:
                 "invitation": invitation,
                 "link": settings.SITE_URL.rstrip("/") + invitation.get_absolute_url(),
             }
-            subject = render_to_string("clubs/invitation_email_subject.txt", context).strip()
+            subject = render_subject("clubs/invitation_email_subject.txt", context)
             body = render_to_string("clubs/invitation_email.txt", context)
         send_mail(subject, body, None, [invitation.email])
         invitation.emailed_at = timezone.now()
@@ -64,7 +65,7 @@ def send_confirmation_email(confirmation_id: int) -> str:
                 "link": settings.SITE_URL.rstrip("/") + path,
                 "days": CONFIRMATION_MAX_AGE.days,
             }
-            subject = render_to_string("accounts/confirm_email_subject.txt", context).strip()
+            subject = render_subject("accounts/confirm_email_subject.txt", context)
             body = render_to_string("accounts/confirm_email.txt", context)
         send_mail(subject, body, None, [confirmation.email])
         confirmation.sent_at = timezone.now()

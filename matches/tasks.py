@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from clubs.mail import render_subject
 from clubs.models import Club
 from matches import boards
 from matches.models import GameRecord, NightReport
@@ -61,7 +62,7 @@ def send_night_report(club_id: int, day: str) -> str:
                     (s, render_section(s, text=True, club=club, day=night)) for s in sections
                 ],
             }
-            subject = render_to_string("matches/night_email_subject.txt", context).strip()
+            subject = render_subject("matches/night_email_subject.txt", context)
             text = render_to_string("matches/night_email.txt", context)
             html = render_to_string("matches/night_email.html", context)
         for email in recipients:  # one message each: nobody sees the others' addresses

@@ -173,3 +173,24 @@ def test_an_invitation_that_would_already_be_expired_is_refused(people):
         )
     assert "expires_at" in error.value.message_dict
     assert not people["club"].invitations.exists()
+
+
+def test_a_club_name_with_a_line_break_still_gets_its_invitation_mailed(
+    client, people, mailoutbox, django_capture_on_commit_callbacks
+):
+    # Found by fuzzing the API: a name typed with a newline made the subject an invalid
+    # header, and the mail task (in-process by default) turned the POST into a 500.
+    club = people["club"]
+    club.name = "Circolo\ndel Tressette"
+    club.save(update_fields=["name"])
+    client.force_login(people["admin"])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            "/api/v1/invitations/",
+            {"club": club.slug, "email": "nuovo@example.org"},
+            content_type="application/json",
+        )
+    assert response.status_code == 201, response.content
+    [mail] = mailoutbox
+    assert "Circolo del Tressette" in mail.subject
+    assert "\n" not in mail.subject
