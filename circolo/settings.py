@@ -86,8 +86,8 @@ TEMPLATES = [
 ]
 
 # --- The club page's sections and the club's tabs: provider functions, in order (see the
-# protocol in clubs/club_page.py). Each game feature adds its own; a placeholder stands in
-# for a section until its feature replaces it.
+# protocol in clubs/club_page.py). Each game feature adds its own: the games first, then the
+# club's own business, the settings last.
 CLUB_PAGE_SECTIONS = [
     "matches.sputo.sections.club_section",
     "matches.singapore.sections.club_section",
@@ -97,14 +97,14 @@ CLUB_PAGE_SECTIONS = [
 ]
 CLUB_TABS = [
     "clubs.club_page.overview_tab",
-    "clubs.club_page.members_tab",
     "matches.sputo.sections.club_tab",
     "matches.singapore.sections.club_tab",
-    "ledger.club_page.ledger_tab",
-    "clubs.club_page.settings_tab",
     "matches.spazzumazz.sections.club_tab",
     "matches.club_sections.leaderboards_tab",
     "matches.club_sections.nights_tab",
+    "clubs.club_page.members_tab",
+    "ledger.club_page.ledger_tab",
+    "clubs.club_page.settings_tab",
 ]
 
 # --- Database: SQLite in the project folder unless DATABASE_URL says otherwise.

@@ -86,6 +86,18 @@ def _audit(
     )
 
 
+def _move(subject, outcome: Outcome, to: str, *, action: str, by, why: str = "", **fields):
+    """Move ``outcome`` to the state ``to`` (setting ``fields`` with it) and write the step,
+    from which state to which, to the audit; ``why`` is the step's note."""
+    from_status, outcome.status = outcome.status, to
+    for name, value in fields.items():
+        setattr(outcome, name, value)
+    outcome.save(update_fields=["status", *fields])
+    return _audit(
+        subject, outcome, action=action, by=by, from_status=from_status, to_status=to, note=why
+    )
+
+
 def audit(subject: OutcomeSubject, *, action: str, by, note: str = "", data=None) -> AuditEntry:
     """Write a step of a subject's history that is not a result (a game feature's own)."""
     return _audit(
@@ -197,16 +209,14 @@ def confirm_outcome(*, subject: OutcomeSubject, by) -> Outcome:
         raise PermissionDenied(_("Nobody confirms their own report."))
     if not (who.plays or who.is_scorer):
         raise PermissionDenied(_("Only the other player, a scorer or an admin may confirm."))
-    outcome.status = OutcomeStatus.CONFIRMED
-    outcome.confirmed_by, outcome.confirmed_at = by, timezone.now()
-    outcome.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-    _audit(
+    _move(
         subject,
         outcome,
+        OutcomeStatus.CONFIRMED,
         action="confirm",
         by=by,
-        from_status=OutcomeStatus.REPORTED,
-        to_status=outcome.status,
+        confirmed_by=by,
+        confirmed_at=timezone.now(),
     )
     subject.outcome_applied(outcome, previous=None, by=by)
     return outcome
@@ -227,16 +237,8 @@ def dispute_outcome(*, subject: OutcomeSubject, by, reason: str) -> Outcome:
         raise PermissionDenied(_("Withdraw your own report instead of disputing it."))
     if not (who.plays or who.is_scorer):
         raise PermissionDenied(_("Only the players, a scorer or an admin may dispute a result."))
-    outcome.status, outcome.note = OutcomeStatus.DISPUTED, reason
-    outcome.save(update_fields=["status", "note"])
-    _audit(
-        subject,
-        outcome,
-        action="dispute",
-        by=by,
-        from_status=OutcomeStatus.REPORTED,
-        to_status=outcome.status,
-        note=reason,
+    _move(
+        subject, outcome, OutcomeStatus.DISPUTED, action="dispute", by=by, why=reason, note=reason
     )
     return outcome
 
@@ -251,16 +253,7 @@ def withdraw_outcome(*, subject: OutcomeSubject, by) -> Outcome:
     )
     if outcome.reported_by_id != by.pk:
         raise PermissionDenied(_("Only whoever reported a result may withdraw it."))
-    outcome.status = OutcomeStatus.WITHDRAWN
-    outcome.save(update_fields=["status"])
-    _audit(
-        subject,
-        outcome,
-        action="withdraw",
-        by=by,
-        from_status=OutcomeStatus.REPORTED,
-        to_status=outcome.status,
-    )
+    _move(subject, outcome, OutcomeStatus.WITHDRAWN, action="withdraw", by=by)
     return outcome
 
 
@@ -281,31 +274,19 @@ def decide_outcome(
     if uphold:
         if payload is not None:
             raise ValidationError({"payload": _("Either uphold the report or enter a result.")})
-        disputed.status = OutcomeStatus.CONFIRMED
-        disputed.confirmed_by, disputed.confirmed_at = by, timezone.now()
-        disputed.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-        _audit(
+        _move(
             subject,
             disputed,
+            OutcomeStatus.CONFIRMED,
             action="decide",
             by=by,
-            from_status=OutcomeStatus.DISPUTED,
-            to_status=disputed.status,
-            note=note,
+            why=note,
+            confirmed_by=by,
+            confirmed_at=timezone.now(),
         )
         subject.outcome_applied(disputed, previous=None, by=by)
         return disputed
-    disputed.status = OutcomeStatus.REJECTED
-    disputed.save(update_fields=["status"])
-    _audit(
-        subject,
-        disputed,
-        action="decide",
-        by=by,
-        from_status=OutcomeStatus.DISPUTED,
-        to_status=disputed.status,
-        note=note,
-    )
+    _move(subject, disputed, OutcomeStatus.REJECTED, action="decide", by=by, why=note)
     if payload is None:
         return None
     outcome = _store(subject, payload, by=by, status=OutcomeStatus.CONFIRMED, note=note)
@@ -389,16 +370,6 @@ def void_outcome(*, subject: OutcomeSubject, by, reason: str) -> Outcome:
     outcome = _open(
         subject, states=[OutcomeStatus.CONFIRMED], nothing=_("There is no result in force to void.")
     )
-    outcome.status, outcome.note = OutcomeStatus.VOIDED, reason
-    outcome.save(update_fields=["status", "note"])
-    _audit(
-        subject,
-        outcome,
-        action="void",
-        by=by,
-        from_status=OutcomeStatus.CONFIRMED,
-        to_status=outcome.status,
-        note=reason,
-    )
+    _move(subject, outcome, OutcomeStatus.VOIDED, action="void", by=by, why=reason, note=reason)
     subject.outcome_withdrawn(outcome, by=by)
     return outcome
