@@ -175,6 +175,50 @@ def _to_members(club: Club):
     return redirect("clubs:members", slug=club.slug)
 
 
+def _confirm_page(
+    request,
+    access,
+    *,
+    act,
+    done: str,
+    then,
+    title: str,
+    question: str,
+    consequence: str,
+    button: str,
+    back: str,
+    hidden: dict | None = None,
+    refused: str | None = None,
+):
+    """A confirmation page before a step that cannot be taken back (no JavaScript needed).
+
+    GET asks ``question``; POST runs ``act()`` (the service) and, done, goes to ``then``
+    with the message ``done``; a service's refusal shows on the page again (as ``refused``,
+    where given, instead of the service's own words).
+    """
+    error = None
+    if request.method == "POST":
+        try:
+            act()
+        except ValidationError as refusal:
+            error = ValidationError(refused) if refused else refusal
+        else:
+            messages.success(request, done)
+            return then
+    context = {
+        "access": access,
+        "club": access.club,
+        "title": title,
+        "question": question,
+        "consequence": consequence,
+        "button": button,
+        "error": error,
+        "hidden": hidden or {},
+        "back": back,
+    }
+    return render(request, "clubs/confirm.html", context)
+
+
 @club_view(at_least=Role.MEMBER)
 def members(request, access):
     return _members_page(request, access)
@@ -225,33 +269,21 @@ def rename_guest(request, access, player_id):
 def remove_guest(request, access, player_id):
     club = access.club
     guest = _guest_of(club, player_id)
-    error = None
-    if request.method == "POST":
-        name = guest.display_name
-        try:
-            services.remove_guest(player=guest)
-        except ValidationError as refused:
-            error = refused
-        else:
-            messages.success(request, _("Guest removed: %(name)s.") % {"name": name})
-            return _to_members(club)
-    return render(
+    return _confirm_page(
         request,
-        "clubs/confirm.html",
-        {
-            "access": access,
-            "club": club,
-            "title": _("Remove a guest"),
-            "question": _("Remove the guest %(name)s from %(club)s?")
-            % {"name": guest.display_name, "club": club.name},
-            "consequence": _(
-                "A guest with games in the club's history cannot be removed: merge them into "
-                "a member instead."
-            ),
-            "button": _("Remove"),
-            "error": error,
-            "back": reverse("clubs:members", args=[club.slug]),
-        },
+        access,
+        act=lambda: services.remove_guest(player=guest),
+        done=_("Guest removed: %(name)s.") % {"name": guest.display_name},
+        then=_to_members(club),
+        title=_("Remove a guest"),
+        question=_("Remove the guest %(name)s from %(club)s?")
+        % {"name": guest.display_name, "club": club.name},
+        consequence=_(
+            "A guest with games in the club's history cannot be removed: merge them into "
+            "a member instead."
+        ),
+        button=_("Remove"),
+        back=reverse("clubs:members", args=[club.slug]),
     )
 
 
@@ -288,35 +320,21 @@ def remove_member(request, access, membership_id):
     name = _member_name(membership)
     if membership.user_id == request.user.pk:
         return redirect("clubs:leave", slug=club.slug)
-    error = None
-    if request.method == "POST":
-        try:
-            services.remove_member(membership=membership)
-        except ValidationError as refused:
-            error = refused
-        else:
-            messages.success(
-                request,
-                _("%(name)s removed; their games stay in the club's history under their name.")
-                % {"name": name},
-            )
-            return _to_members(club)
-    return render(
+    return _confirm_page(
         request,
-        "clubs/confirm.html",
-        {
-            "access": access,
-            "club": club,
-            "title": _("Remove a member"),
-            "question": _("Remove %(name)s from %(club)s?") % {"name": name, "club": club.name},
-            "consequence": _(
-                "They lose access to the club's private pages. Their games stay in the club's "
-                "history, under their name, as a guest's."
-            ),
-            "button": _("Remove"),
-            "error": error,
-            "back": reverse("clubs:members", args=[club.slug]),
-        },
+        access,
+        act=lambda: services.remove_member(membership=membership),
+        done=_("%(name)s removed; their games stay in the club's history under their name.")
+        % {"name": name},
+        then=_to_members(club),
+        title=_("Remove a member"),
+        question=_("Remove %(name)s from %(club)s?") % {"name": name, "club": club.name},
+        consequence=_(
+            "They lose access to the club's private pages. Their games stay in the club's "
+            "history, under their name, as a guest's."
+        ),
+        button=_("Remove"),
+        back=reverse("clubs:members", args=[club.slug]),
     )
 
 
@@ -331,38 +349,23 @@ def merge_guest(request, access):
     if not form.is_valid():
         return _members_page(request, access, merge_form=form)
     source, target = form.cleaned_data["source"], form.cleaned_data["target"]
-    error = None
-    if request.method == "POST":
-        try:
-            services.merge_players(source=source, target=target)
-        except ValidationError as refused:
-            error = refused
-        else:
-            messages.success(
-                request,
-                _("%(guest)s merged: their history now belongs to %(name)s.")
-                % {"guest": source.display_name, "name": target.display_name},
-            )
-            return _to_members(club)
-    return render(
+    names = {"guest": source.display_name, "name": target.display_name}
+    return _confirm_page(
         request,
-        "clubs/confirm.html",
-        {
-            "access": access,
-            "club": club,
-            "title": _("Merge a guest"),
-            "question": _("Merge the guest %(guest)s into %(name)s?")
-            % {"guest": source.display_name, "name": target.display_name},
-            "consequence": _(
-                "All of %(guest)s's games move to %(name)s and %(guest)s leaves the list. "
-                "A merge cannot be undone."
-            )
-            % {"guest": source.display_name, "name": target.display_name},
-            "button": _("Merge"),
-            "error": error,
-            "hidden": {"source": source.pk, "target": target.pk},
-            "back": reverse("clubs:members", args=[club.slug]),
-        },
+        access,
+        act=lambda: services.merge_players(source=source, target=target),
+        done=_("%(guest)s merged: their history now belongs to %(name)s.") % names,
+        then=_to_members(club),
+        title=_("Merge a guest"),
+        question=_("Merge the guest %(guest)s into %(name)s?") % names,
+        consequence=_(
+            "All of %(guest)s's games move to %(name)s and %(guest)s leaves the list. "
+            "A merge cannot be undone."
+        )
+        % names,
+        button=_("Merge"),
+        hidden={"source": source.pk, "target": target.pk},
+        back=reverse("clubs:members", args=[club.slug]),
     )
 
 
@@ -370,36 +373,24 @@ def merge_guest(request, access):
 def leave(request, access):
     club = access.club
     membership = get_object_or_404(Membership, club=club, user=request.user)
-    error = None
-    if request.method == "POST":
-        try:
-            services.remove_member(membership=membership)
-        except ValidationError:
-            error = ValidationError(
-                _("You are the only admin of %(club)s: make another member admin before you leave.")
-                % {"club": club.name}
-            )
-        else:
-            messages.success(request, _("You left %(club)s.") % {"club": club.name})
-            return redirect("home")
-    return render(
+    return _confirm_page(
         request,
-        "clubs/confirm.html",
-        {
-            "access": access,
-            "club": club,
-            "title": _("Leave the club"),
-            "question": _("Leave %(club)s?") % {"club": club.name},
-            "consequence": _(
-                "Your games stay in the club's history under your name. To come back you "
-                "need a new invitation."
-            )
-            if not club.is_public
-            else _("Your games stay in the club's history under your name."),
-            "button": _("Leave"),
-            "error": error,
-            "back": club.get_absolute_url(),
-        },
+        access,
+        act=lambda: services.remove_member(membership=membership),
+        refused=_("You are the only admin of %(club)s: make another member admin before you leave.")
+        % {"club": club.name},
+        done=_("You left %(club)s.") % {"club": club.name},
+        then=redirect("home"),
+        title=_("Leave the club"),
+        question=_("Leave %(club)s?") % {"club": club.name},
+        consequence=_(
+            "Your games stay in the club's history under your name. To come back you "
+            "need a new invitation."
+        )
+        if not club.is_public
+        else _("Your games stay in the club's history under your name."),
+        button=_("Leave"),
+        back=club.get_absolute_url(),
     )
 
 
@@ -591,27 +582,15 @@ def delete_season(request, access, season_id):
     club = access.club
     season = get_object_or_404(Season, club=club, pk=season_id)
     back = reverse("clubs:settings", args=[club.slug]) + "#seasons"
-    error = None
-    if request.method == "POST":
-        name = season.name
-        try:
-            services.delete_season(season=season)
-        except ValidationError as refused:
-            error = refused
-        else:
-            messages.success(request, _("Season deleted: %(name)s.") % {"name": name})
-            return redirect(back)
-    return render(
+    return _confirm_page(
         request,
-        "clubs/confirm.html",
-        {
-            "access": access,
-            "club": club,
-            "title": _("Delete a season"),
-            "question": _("Delete the season %(name)s?") % {"name": season.name},
-            "consequence": _("A season with games recorded in it cannot be deleted."),
-            "button": _("Delete"),
-            "error": error,
-            "back": back,
-        },
+        access,
+        act=lambda: services.delete_season(season=season),
+        done=_("Season deleted: %(name)s.") % {"name": season.name},
+        then=redirect(back),
+        title=_("Delete a season"),
+        question=_("Delete the season %(name)s?") % {"name": season.name},
+        consequence=_("A season with games recorded in it cannot be deleted."),
+        button=_("Delete"),
+        back=back,
     )
