@@ -8,6 +8,7 @@ class MatchesConfig(AppConfig):
 
     def ready(self):
         from ledger.sources import register
+        from matches import signals  # noqa: F401  (the boards hear of renamed players)
         from matches.singapore.ledger_sources import describe_hands
 
         register("hand", describe_hands)

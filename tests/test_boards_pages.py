@@ -304,6 +304,19 @@ def test_a_correction_refreshes_the_cached_leaderboard(
     assert row.idiot == 2
 
 
+
+def test_renaming_a_player_refreshes_the_cached_leaderboard(
+    client, club, play, table, django_capture_on_commit_callbacks
+):
+    five_games(play)
+    url = f"/clubs/{club.slug}/leaderboards/"
+    assert table[1].display_name in client.get(url).content.decode()  # now in the cache
+    with django_capture_on_commit_callbacks(execute=True):
+        services.rename_player(player=table[1], display_name="Beatrice la Grande")
+    page = client.get(url).content.decode()
+    assert "Beatrice la Grande" in page
+
+
 def bulk_history(club, players: int, games: int, seed: int = 1):
     """A club with ``players`` guests and ``games`` games of 3 to 5 of them, written in bulk
     and rebuilt by the same code as the tasks."""
