@@ -20,6 +20,28 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _a_cache_of_its_own(worker_id):
+    """Tests clear the cache around each test (below): on Redis, a clear empties the whole
+    database, so in a parallel run (pytest-xdist) each test process takes a Redis database
+    of its own, the ones after ``REDIS_URL``'s (gw0 the next, gw1 the one after)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from django.conf import settings
+    from django.test import override_settings
+
+    default = settings.CACHES["default"]
+    if worker_id == "master" or "redis" not in default["BACKEND"]:
+        yield
+        return
+    url = urlsplit(default["LOCATION"])
+    base = int(url.path.strip("/") or 0)
+    database = (base + 1 + int(worker_id.removeprefix("gw"))) % 16
+    own = {**default, "LOCATION": urlunsplit(url._replace(path=f"/{database}"))}
+    with override_settings(CACHES={"default": own}):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _english():
     """Messages raised outside a request read in English here (requests pick their own)."""
