@@ -75,8 +75,11 @@ class Entry:
         out = list(self.comments)
         if self.obsolete:
             return out
-        for keyword, chunks in (("msgctxt", self.msgctxt), ("msgid", self.msgid),
-                                ("msgid_plural", self.msgid_plural)):
+        for keyword, chunks in (
+            ("msgctxt", self.msgctxt),
+            ("msgid", self.msgid),
+            ("msgid_plural", self.msgid_plural),
+        ):
             if chunks is not None:
                 out += _emit(keyword, chunks)
         for index in sorted(self.msgstr):
@@ -163,24 +166,30 @@ def fill(entries: list[Entry], language: str = "en") -> int:
         entry.set_flags([f for f in entry.flags() if f != "fuzzy"])
         entry.comments = [c for c in entry.comments if not c.startswith("#|")]
         if entry.is_header:
-            entry.msgstr[-1] = _set_header_field(entry.msgstr.get(-1, ['""']), "Language",
-                                                 language)
+            entry.msgstr[-1] = _set_header_field(entry.msgstr.get(-1, ['""']), "Language", language)
         elif entry.msgid_plural is None:
             entry.msgstr = {-1: list(entry.msgid)}
         else:
             count = max(2, len([i for i in entry.msgstr if i >= 0]))
-            entry.msgstr = {i: list(entry.msgid if i == 0 else entry.msgid_plural)
-                            for i in range(count)}
+            entry.msgstr = {
+                i: list(entry.msgid if i == 0 else entry.msgid_plural) for i in range(count)
+            }
         changed += entry.lines() != before
     return changed
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("po", nargs="?", type=Path, default=DEFAULT_PO,
-                        help=f"the catalogue to fill (default: {DEFAULT_PO})")
-    parser.add_argument("--check", action="store_true",
-                        help="change nothing; exit 1 if the file would change")
+    parser.add_argument(
+        "po",
+        nargs="?",
+        type=Path,
+        default=DEFAULT_PO,
+        help=f"the catalogue to fill (default: {DEFAULT_PO})",
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 if the file would change"
+    )
     args = parser.parse_args(argv)
     text = args.po.read_text(encoding="utf-8")
     entries = parse(text)
