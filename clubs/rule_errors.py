@@ -124,16 +124,20 @@ def rule_message(error) -> str:
     code, message, at = _parts(error)
     sentence = RULE_MESSAGES.get(code)
     text = str(sentence) if sentence is not None else _("The record breaks a rule of the game.")
-    where = place(at)
+    where, specifics = place(at), named_in(message, at=at)
+    if not (where or specifics):
+        return text
+    # The sentence's full stop goes after what is added to it: "… (at 3): see QH."
+    stop = "." if text.endswith(".") else ""
+    text = text.removesuffix(".")
     if where:
         text = _("%(message)s (at %(place)s)") % {"message": text, "place": where}
-    specifics = named_in(message, at=at)
     if specifics:
         text = _("%(message)s: see %(specifics)s") % {
             "message": text,
             "specifics": ", ".join(specifics),
         }
-    return text
+    return text + stop
 
 
 def _each(errors) -> list:

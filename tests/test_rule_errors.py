@@ -32,7 +32,8 @@ def test_a_message_keeps_the_place_and_the_cards():
     error = {"code": "too_low", "message": "turn 4: 5H is lower than 9S", "at": 4}
     with translation.override("it"):
         message = rule_message(error)
-        assert message.startswith(str(RULE_MESSAGES["too_low"]))
+        assert message.startswith(str(RULE_MESSAGES["too_low"]).removesuffix("."))
+        assert message.endswith(".") and ".:" not in message
     assert "4" in message and "5H" in message and "9S" in message
     assert "lower" not in message
 
@@ -67,7 +68,7 @@ def test_house_rule_errors_are_translated(people):
         with pytest.raises(ValidationError) as refused:
             services.update_house_rules(club=people["club"], game="singapore", values={"cap": -5})
         (message,) = refused.value.message_dict["cap"]
-        assert message.startswith(str(RULE_MESSAGES["bad_record"]))
+        assert message.startswith(str(RULE_MESSAGES["bad_record"]).removesuffix("."))
     assert "non-negative" not in message
     assert "house_rules.cap" in message
 

@@ -72,7 +72,7 @@ def test_a_full_turn_log_pasted_is_checked_by_the_rules_engine(scorer, club, tab
     )
     # The engine's error, translated, next to the pasted log (the page is in Italian).
     with translation.override("it"):
-        expected = escape(str(RULE_MESSAGES["not_finished"]))
+        expected = escape(str(RULE_MESSAGES["not_finished"]).removesuffix("."))
     html = page.content.decode()
     assert 'id="record-errors"' in html and expected in html
     assert html.index(expected) < html.index('name="record"')
