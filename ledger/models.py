@@ -26,6 +26,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clubs.merge_policy import Carry, Revoke
 from clubs.models import Club, ClubOwnedQuerySet, Player, Role
@@ -197,7 +198,7 @@ class Payment(models.Model):
         null=True,
         blank=True,
         related_name="+",
-        verbose_name=_("recorded by"),
+        verbose_name=pgettext_lazy("a payment", "recorded by"),
     )
     recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
     decided_by = models.ForeignKey(
