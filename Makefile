@@ -31,16 +31,20 @@ test: install
 	$(MAKE) --no-print-directory test-integration
 
 # Everything but the integration tests, on the zero-setup default: SQLite, in-process tasks.
+# The API fuzzing (marked fuzz) runs in the integration run, on PostgreSQL.
 test-fast: install
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not integration" -n 2
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not integration and not fuzz" -n 2
 
 # The suite again on PostgreSQL and Redis (two processes, each its own test database and
-# Redis cache database), with the integration tests and a real Celery worker.
+# Redis cache database), with the integration tests and a real Celery worker. Left out: the
+# browser tests, the pure rules engine and the permission matrix (2,100 requests that ask
+# the same access code on either database; it runs once, on SQLite).
 # Without the services it is skipped with the reason, except under CI=true, where it fails.
 test-integration: install
 	@if $(PY) -m tests.services "$(TEST_DATABASE_URL)" "$(TEST_REDIS_URL)"; then \
 		DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" CELERY_TASK_ALWAYS_EAGER=true \
-		$(PY) -m pytest -m "not browser" --ignore-glob='tests/test_rules_*' -n 2; \
+		$(PY) -m pytest -m "not browser" --ignore-glob='tests/test_rules_*' \
+			--ignore-glob='tests/test_permissions_*' -n 2; \
 	elif [ -n "$$CI" ]; then \
 		echo "CI is set but PostgreSQL or Redis is not reachable: failing." >&2; exit 1; \
 	else \

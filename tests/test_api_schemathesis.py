@@ -17,6 +17,8 @@ encodes empty multipart fields wrongly and cannot re-send requests without crede
   every one of them is a 401, which fuzzing shows as well.
 - **Reproducible**: a fixed seed and ``deterministic`` generation; a failure prints the
   ``curl`` command that reproduces it.
+- **Where**: ``make test`` runs it once, on PostgreSQL (the integration run: marked
+  ``fuzz``, left out of the fast run); ``pytest -m fuzz`` runs it on the SQLite default.
 - **Twice**: anonymously, and as ``ada``, admin of a club with a guest, a season and an
   invitation, authenticated by a DRF token in the ``Authorization`` header.
 
@@ -56,7 +58,7 @@ from datetime import date, datetime
 
 import pytest
 import schemathesis
-from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
+from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
 from django.db import connections
 from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
 from hypothesis import strategies as st
@@ -73,6 +75,10 @@ from tests.singapore_helpers import CLOSING, SEVENTY
 MAX_EXAMPLES = 10
 SEED = 20_260_601
 
+# Some three minutes of CPU each run: `make test` runs it once, in the integration run, on
+# PostgreSQL (the production database); `pytest -m fuzz` runs it on the SQLite default.
+pytestmark = pytest.mark.fuzz
+
 
 class NoDelayHandler(QuietWSGIRequestHandler):
     """Answers without waiting for the client's delayed ACK (Nagle's algorithm would add
@@ -83,29 +89,22 @@ class NoDelayHandler(QuietWSGIRequestHandler):
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def handle(self):
-        # One request per connection: no thread waits on a kept-alive connection, so the
-        # server can wait for every request thread when it stops.
+        # One request per connection: a kept-alive connection would hold the one server
+        # thread while the next request waits to be accepted.
         self.close_connection = True
         self.handle_one_request()
 
 
-class JoiningServer(ThreadedWSGIServer):
-    """Waits for its request threads when it closes: they use the test's connection."""
-
-    daemon_threads = False
-    block_on_close = True
-
-
 class ServerThread(LiveServerThread):
-    server_class = JoiningServer
+    """A live server that answers every request in its one thread, one after the other
+    (schemathesis sends them one at a time): its database connection is kept from request
+    to request, as a production worker's is (``CONN_MAX_AGE``), where a thread per request
+    would connect to PostgreSQL anew for each of the thousands of cases."""
+
+    server_class = WSGIServer
 
     def _create_server(self, connections_override=None):
-        return self.server_class(
-            (self.host, self.port),
-            NoDelayHandler,
-            allow_reuse_address=False,
-            connections_override=connections_override,
-        )
+        return self.server_class((self.host, self.port), NoDelayHandler, allow_reuse_address=False)
 
 
 @pytest.fixture
