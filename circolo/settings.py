@@ -86,8 +86,8 @@ TEMPLATES = [
 ]
 
 # --- The club page's sections and the club's tabs: provider functions, in order (see the
-# protocol in clubs/club_page.py). Each game feature adds its own: the games first, then the
-# club's own business, the settings last.
+# protocol in clubs/club_page.py). Each feature adds its own; each item's ``order`` places it
+# (ties keep this list's order).
 CLUB_PAGE_SECTIONS = [
     "matches.sputo.sections.club_section",
     "matches.singapore.sections.club_section",

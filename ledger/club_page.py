@@ -10,4 +10,4 @@ from clubs.club_page import Tab
 def ledger_tab(request, access: ClubAccess) -> Tab | None:
     if not access.is_member:
         return None
-    return Tab(label=_("Ledger"), url=reverse("ledger:club", args=[access.club.slug]), order=60)
+    return Tab(label=_("Ledger"), url=reverse("ledger:club", args=[access.club.slug]), order=75)
