@@ -10,6 +10,7 @@ bodies read like JSON (``circolo.parsers``), NUL-free query parameters and JSON 
 service refuses a clash with what is stored -- in ``api_errors``.
 """
 
+import copy
 import typing
 from dataclasses import MISSING, fields
 
@@ -254,7 +255,10 @@ class RawSchemaExtension(OpenApiSerializerExtension):
     match_subclasses = True
 
     def map_serializer(self, auto_schema, direction):
-        return self.target_class.schema if isinstance(self.target, type) else self.target.schema
+        # A copy each time: drf-spectacular's enum hook rewrites the component in place (an
+        # enum becomes a $ref to a component of its own), and the next schema built in this
+        # process would find the $ref and no enum to make that component from.
+        return copy.deepcopy(self.target.schema)
 
     def get_name(self, auto_schema, direction):
         target = self.target if isinstance(self.target, type) else type(self.target)
