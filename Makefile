@@ -33,7 +33,7 @@ test: install
 # Everything but the integration tests, on the zero-setup default: SQLite, in-process tasks.
 # The API fuzzing (marked fuzz) runs in the integration run, on PostgreSQL.
 test-fast: install
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not integration and not fuzz" -n 2 --dist worksteal
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not integration and not fuzz" -n 2
 
 # The suite again on PostgreSQL and Redis (two processes, each its own test database and
 # Redis cache database), with the integration tests and a real Celery worker. Left out: the
@@ -44,7 +44,7 @@ test-integration: install
 	@if $(PY) -m tests.services "$(TEST_DATABASE_URL)" "$(TEST_REDIS_URL)"; then \
 		DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" CELERY_TASK_ALWAYS_EAGER=true \
 		$(PY) -m pytest -m "not browser" --ignore-glob='tests/test_rules_*' \
-			--ignore-glob='tests/test_permissions_*' -n 2 --dist worksteal; \
+			--ignore-glob='tests/test_permissions_*' -n 2; \
 	elif [ -n "$$CI" ]; then \
 		echo "CI is set but PostgreSQL or Redis is not reachable: failing." >&2; exit 1; \
 	else \

@@ -22,7 +22,9 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(items):
     """The API fuzzing first: its two tests take minutes each, and started last they would
-    leave one process working alone at the end of a parallel run."""
+    leave one process working alone at the end of a parallel run. (Work stealing,
+    ``--dist worksteal``, cost more than it saved: stolen tests rebuild their module's
+    fixtures, such as the permission matrix's world.)"""
     items.sort(key=lambda item: item.get_closest_marker("fuzz") is None)
 
 
