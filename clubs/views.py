@@ -181,7 +181,7 @@ def _confirm_page(
     *,
     act,
     done: str,
-    then,
+    then: str,
     title: str,
     question: str,
     consequence: str,
@@ -192,7 +192,7 @@ def _confirm_page(
 ):
     """A confirmation page before a step that cannot be taken back (no JavaScript needed).
 
-    GET asks ``question``; POST runs ``act()`` (the service) and, done, goes to ``then``
+    GET asks ``question``; POST runs ``act()`` (the service) and, done, goes to the URL ``then``
     with the message ``done``; a service's refusal shows on the page again (as ``refused``,
     where given, instead of the service's own words).
     """
@@ -204,7 +204,7 @@ def _confirm_page(
             error = ValidationError(refused) if refused else refusal
         else:
             messages.success(request, done)
-            return then
+            return redirect(then)
     context = {
         "access": access,
         "club": access.club,
@@ -274,7 +274,7 @@ def remove_guest(request, access, player_id):
         access,
         act=lambda: services.remove_guest(player=guest),
         done=_("Guest removed: %(name)s.") % {"name": guest.display_name},
-        then=_to_members(club),
+        then=reverse("clubs:members", args=[club.slug]),
         title=_("Remove a guest"),
         question=_("Remove the guest %(name)s from %(club)s?")
         % {"name": guest.display_name, "club": club.name},
@@ -326,7 +326,7 @@ def remove_member(request, access, membership_id):
         act=lambda: services.remove_member(membership=membership),
         done=_("%(name)s removed; their games stay in the club's history under their name.")
         % {"name": name},
-        then=_to_members(club),
+        then=reverse("clubs:members", args=[club.slug]),
         title=_("Remove a member"),
         question=_("Remove %(name)s from %(club)s?") % {"name": name, "club": club.name},
         consequence=_(
@@ -355,7 +355,7 @@ def merge_guest(request, access):
         access,
         act=lambda: services.merge_players(source=source, target=target),
         done=_("%(guest)s merged: their history now belongs to %(name)s.") % names,
-        then=_to_members(club),
+        then=reverse("clubs:members", args=[club.slug]),
         title=_("Merge a guest"),
         question=_("Merge the guest %(guest)s into %(name)s?") % names,
         consequence=_(
@@ -380,7 +380,7 @@ def leave(request, access):
         refused=_("You are the only admin of %(club)s: make another member admin before you leave.")
         % {"club": club.name},
         done=_("You left %(club)s.") % {"club": club.name},
-        then=redirect("home"),
+        then=reverse("home"),
         title=_("Leave the club"),
         question=_("Leave %(club)s?") % {"club": club.name},
         consequence=_(
@@ -587,7 +587,7 @@ def delete_season(request, access, season_id):
         access,
         act=lambda: services.delete_season(season=season),
         done=_("Season deleted: %(name)s.") % {"name": season.name},
-        then=redirect(back),
+        then=back,
         title=_("Delete a season"),
         question=_("Delete the season %(name)s?") % {"name": season.name},
         consequence=_("A season with games recorded in it cannot be deleted."),
