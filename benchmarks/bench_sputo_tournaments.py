@@ -56,6 +56,7 @@ def tournament_of(club, admin, n: int, name: str):
 def main() -> None:
     from clubs import services as club_services
     from matches.sputo import services
+    from matches.results import steps
 
     setup_test_environment()
     logging.disable(logging.INFO)  # the rating tasks, run in-process, log each run
@@ -86,7 +87,7 @@ def main() -> None:
             )
             for m in list(first)[: n // 4]:
                 payload = {"games": [{"winner": m.player_a_id, "cards_left": 3}]}
-                services.report_match(match=m, payload=payload, by=admin)
+                steps.report_outcome(subject=m, payload=payload, by=admin)
             url = f"/clubs/{club.slug}/tournaments/{tournament.pk}/bracket/"
             client.get(url)  # warm the templates
             with CaptureQueriesContext(connection) as queries:

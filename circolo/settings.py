@@ -237,6 +237,10 @@ SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
+# --- The games: each a folder of ``matches`` whose ``adapter`` module plugs it into the result
+# cycle (``matches.results.adapters.register``).
+GAMES = ["matches.sputo", "matches.singapore", "matches.spazzumazz"]
+
 # --- What each game shows on the leaderboards, the player page and the club night (matches.boards)
 
 # --- REST API

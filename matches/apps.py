@@ -1,4 +1,7 @@
+from importlib import import_module
+
 from django.apps import AppConfig
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 
@@ -7,8 +10,8 @@ class MatchesConfig(AppConfig):
     verbose_name = _("Games and matches")
 
     def ready(self):
-        from ledger.sources import register
-        from matches import signals  # noqa: F401  (the boards hear of renamed players)
-        from matches.singapore.ledger_sources import describe_hands
-
-        register("hand", describe_hands)
+        # Each game plugs itself in from its folder's adapter module (the result cycle's
+        # adapter, the ledger's describers): imported here, once the models are loaded.
+        for game in settings.GAMES:
+            import_module(f"{game}.adapter")
+        import_module("matches.signals")  # the boards hear of renamed players

@@ -15,10 +15,10 @@ from django.test.utils import CaptureQueriesContext, override_settings
 
 from clubs import services
 from clubs.models import Player
-from matches import outcomes
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, night_of
 from matches.charts import line_chart
 from matches.models import SpazzumazzGame, SpazzumazzPlace
+from matches.results import steps
 from matches.spazzumazz import stats
 from matches.spazzumazz.services import record_spazzumazz_game
 from matches.tasks import send_night_report, send_night_reports
@@ -292,7 +292,7 @@ def test_a_correction_refreshes_the_cached_leaderboard(
     first = board()
     assert board() == first  # served from the cache
     with django_capture_on_commit_callbacks(execute=True):
-        outcomes.correct_outcome(
+        steps.correct_outcome(
             subject=games[0],
             by=people["scorer"],
             reason="Bea era l'idiota",

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext, override_settings
 
 from clubs import services
 from clubs.club_page import Section, Tab
-from matches.services import record_game
+from matches.results.records import record_game
 
 pytestmark = pytest.mark.django_db
 

@@ -97,7 +97,7 @@ def test_the_scan_reads_every_module_migrations_included():
             "if TYPE_CHECKING:\n    import rest_framework",
             "rest_framework",
         ),
-        ("clubs", "clubs", "from matches.services import record_game", "matches.services"),
+        ("clubs", "clubs", "from matches.results.records import record_game", "matches.services"),
         ("clubs", "clubs.management.commands", "from ....ledger import models", "ledger"),
         ("clubs", "clubs", "from .. import matches", "matches"),
         ("clubs", "clubs", "importlib.import_module('matches.demo')", "matches.demo"),

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from clubs import services as clubs
 from clubs.models import Role
 from matches.models import Hand, TableSession
+from matches.results import steps
 from matches.singapore import services
 from tests.permission_matrix import (
     MINE,
@@ -90,7 +91,7 @@ def extend_world(world):
             opponent=c.spare,
             payload=result(bea_p, c.spare),
         ).hand
-        services.dispute_hand(hand=disputed, by=sam, reason="Le carte non tornano")
+        steps.dispute_outcome(subject=disputed, by=sam, reason="Le carte non tornano")
         c.extra.update(
             table=open_table,
             done=done,

@@ -9,7 +9,7 @@ import pytest
 from django.core import mail
 
 from clubs.models import Role
-from matches import outcomes
+from matches.results import steps
 from matches.spazzumazz.services import record_spazzumazz_game
 from tests.permission_matrix import (
     EVERYONE,
@@ -38,7 +38,7 @@ def extend_world(world):
 
         c.extra["reported"] = game(world["bea"])
         c.extra["disputed"] = game(world["bea"])
-        outcomes.dispute_outcome(subject=c.extra["disputed"], by=world["scorer"], reason="No")
+        steps.dispute_outcome(subject=c.extra["disputed"], by=world["scorer"], reason="No")
         c.extra["confirmed"] = game(world["scorer"])
         c.extra["mia"], c.extra["bea_player"] = mia, bea
 

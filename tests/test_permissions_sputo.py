@@ -5,6 +5,7 @@ import pytest
 
 from clubs.models import Role
 from matches.models import CalendarFeed
+from matches.results import steps
 from matches.sputo import services
 from tests.permission_matrix import (
     EVERYONE,
@@ -55,13 +56,13 @@ def _extend_club(c, ada, mia, bea):
         m = t.matches.get()
         payload = {"games": [{"winner": mia_p.pk, "cards_left": 3}]}
         if step in ("reported", "disputed"):
-            services.report_match(match=m, payload=payload, by=bea)
+            steps.report_outcome(subject=m, payload=payload, by=bea)
         if step == "disputed":
-            services.dispute_match(match=m, by=mia, reason="Non è così")
+            steps.dispute_outcome(subject=m, by=mia, reason="Non è così")
         if step == "mine":
-            services.report_match(match=m, payload=payload, by=mia)
+            steps.report_outcome(subject=m, payload=payload, by=mia)
         if step == "decided":
-            services.report_match(match=m, payload=payload, by=ada)
+            steps.report_outcome(subject=m, payload=payload, by=ada)
         return t, m
 
     running, ready = final("In corso")

@@ -10,8 +10,8 @@ from django.http import Http404
 
 from clubs import services
 from clubs.errors import Conflict
-from matches import outcomes
 from matches.models import AuditEntry, GameRecord, Outcome, OutcomeStatus
+from matches.results import steps
 from matches.spazzumazz.services import record_spazzumazz_game
 from rules.bots import spazzumazz as bot
 
@@ -52,7 +52,7 @@ def test_a_player_reports_and_another_confirms(table):
     game, outcome = report(table, table["mia"])
     assert outcome.status == OutcomeStatus.REPORTED
     assert not GameRecord.objects.in_force().filter(outcome__object_id=game.pk).exists()
-    confirmed = outcomes.confirm_outcome(subject=game, by=table["bea"])
+    confirmed = steps.confirm_outcome(subject=game, by=table["bea"])
     assert confirmed.status == OutcomeStatus.CONFIRMED
     assert confirmed.confirmed_by == table["bea"]
     assert trail(game) == [
@@ -71,7 +71,7 @@ def test_a_player_reports_and_another_confirms(table):
 def test_nobody_confirms_their_own_report(table):
     game, _ = report(table, table["mia"])
     with pytest.raises(PermissionDenied, match="own report"):
-        outcomes.confirm_outcome(subject=game, by=table["mia"])
+        steps.confirm_outcome(subject=game, by=table["mia"])
     assert game.open_outcome().status == OutcomeStatus.REPORTED
 
 
@@ -84,7 +84,7 @@ def test_a_scorers_entry_is_in_force_at_once(table):
 @pytest.mark.parametrize("who", ["admin", "scorer"])
 def test_a_scorer_or_an_admin_confirms_a_report(table, who):
     game, _ = report(table, table["mia"])
-    assert outcomes.confirm_outcome(subject=game, by=table[who]).in_force
+    assert steps.confirm_outcome(subject=game, by=table[who]).in_force
 
 
 def test_a_member_who_does_not_play_may_neither_report_nor_confirm(table, make_user):
@@ -95,27 +95,27 @@ def test_a_member_who_does_not_play_may_neither_report_nor_confirm(table, make_u
         report(table, ugo)
     game, _ = report(table, table["mia"])
     with pytest.raises(PermissionDenied):
-        outcomes.confirm_outcome(subject=game, by=ugo)
+        steps.confirm_outcome(subject=game, by=ugo)
 
 
 def test_an_outsider_gets_a_403_on_a_public_club_and_a_404_on_a_private_one(table):
     game, _ = report(table, table["mia"])
     with pytest.raises(PermissionDenied):
-        outcomes.confirm_outcome(subject=game, by=table["outsider"])
+        steps.confirm_outcome(subject=game, by=table["outsider"])
     table["club"].is_public = False
     table["club"].save()
     game.refresh_from_db()
     with pytest.raises(Http404):
-        outcomes.confirm_outcome(subject=game, by=table["outsider"])
+        steps.confirm_outcome(subject=game, by=table["outsider"])
 
 
 def test_a_second_confirmation_and_a_report_on_a_settled_game_are_conflicts(table):
     game, _ = report(table, table["mia"])
-    outcomes.confirm_outcome(subject=game, by=table["bea"])
+    steps.confirm_outcome(subject=game, by=table["bea"])
     with pytest.raises(Conflict, match="no reported result"):
-        outcomes.confirm_outcome(subject=game, by=table["scorer"])
+        steps.confirm_outcome(subject=game, by=table["scorer"])
     with pytest.raises(Conflict, match="already has a result"):
-        outcomes.report_outcome(
+        steps.report_outcome(
             subject=game,
             payload={"finish_order": [p.pk for p in table["players"]]},
             by=table["bea"],
@@ -125,7 +125,7 @@ def test_a_second_confirmation_and_a_report_on_a_settled_game_are_conflicts(tabl
 def test_a_report_waiting_for_confirmation_blocks_a_second_report(table):
     game, _ = report(table, table["mia"])
     with pytest.raises(Conflict, match="waiting"):
-        outcomes.report_outcome(
+        steps.report_outcome(
             subject=game,
             payload={"finish_order": [p.pk for p in table["players"]]},
             by=table["bea"],
@@ -135,13 +135,13 @@ def test_a_report_waiting_for_confirmation_blocks_a_second_report(table):
 def test_a_dispute_needs_a_reason_and_a_scorer_decides_it(table):
     game, reported = report(table, table["mia"])
     with pytest.raises(ValidationError) as refused:
-        outcomes.dispute_outcome(subject=game, by=table["bea"], reason="   ")
+        steps.dispute_outcome(subject=game, by=table["bea"], reason="   ")
     assert list(refused.value.message_dict) == ["reason"]
-    outcomes.dispute_outcome(subject=game, by=table["bea"], reason="Ho finito io prima di Pino")
+    steps.dispute_outcome(subject=game, by=table["bea"], reason="Ho finito io prima di Pino")
     with pytest.raises(PermissionDenied):
-        outcomes.decide_outcome(subject=game, by=table["bea"], uphold=True)
+        steps.decide_outcome(subject=game, by=table["bea"], uphold=True)
     players = table["players"]
-    corrected = outcomes.decide_outcome(
+    corrected = steps.decide_outcome(
         subject=game,
         by=table["scorer"],
         uphold=False,
@@ -161,16 +161,16 @@ def test_a_dispute_needs_a_reason_and_a_scorer_decides_it(table):
 
 def test_an_upheld_dispute_puts_the_report_in_force(table):
     game, reported = report(table, table["mia"])
-    outcomes.dispute_outcome(subject=game, by=table["bea"], reason="Non ricordo")
-    upheld = outcomes.decide_outcome(subject=game, by=table["admin"], uphold=True)
+    steps.dispute_outcome(subject=game, by=table["bea"], reason="Non ricordo")
+    upheld = steps.decide_outcome(subject=game, by=table["admin"], uphold=True)
     assert upheld.pk == reported.pk and upheld.in_force
 
 
 def test_a_rejected_dispute_without_a_result_leaves_the_game_open_for_a_new_report(table):
     game, _ = report(table, table["mia"])
-    outcomes.dispute_outcome(subject=game, by=table["bea"], reason="Sbagliato")
-    assert outcomes.decide_outcome(subject=game, by=table["scorer"], uphold=False) is None
-    again = outcomes.report_outcome(
+    steps.dispute_outcome(subject=game, by=table["bea"], reason="Sbagliato")
+    assert steps.decide_outcome(subject=game, by=table["scorer"], uphold=False) is None
+    again = steps.report_outcome(
         subject=game, payload={"finish_order": [p.pk for p in table["players"]]}, by=table["bea"]
     )
     assert again.status == OutcomeStatus.REPORTED
@@ -179,8 +179,8 @@ def test_a_rejected_dispute_without_a_result_leaves_the_game_open_for_a_new_repo
 def test_the_reporter_may_withdraw_a_report_nobody_confirmed(table):
     game, _ = report(table, table["mia"])
     with pytest.raises(PermissionDenied):
-        outcomes.withdraw_outcome(subject=game, by=table["bea"])
-    assert outcomes.withdraw_outcome(subject=game, by=table["mia"]).status == "withdrawn"
+        steps.withdraw_outcome(subject=game, by=table["bea"])
+    assert steps.withdraw_outcome(subject=game, by=table["mia"]).status == "withdrawn"
     assert game.open_outcome() is None
 
 
@@ -188,11 +188,11 @@ def test_a_correction_keeps_the_old_result_and_only_the_new_record_counts(table)
     game, first = report(table, table["scorer"])
     players = table["players"]
     with pytest.raises(PermissionDenied):
-        outcomes.correct_outcome(
+        steps.correct_outcome(
             subject=game, by=table["mia"], reason="typo", payload={"finish_order": []}
         )
     new_order = [players[0].pk, players[2].pk, players[1].pk]
-    corrected = outcomes.correct_outcome(
+    corrected = steps.correct_outcome(
         subject=game,
         by=table["scorer"],
         reason="Ordine sbagliato",
@@ -212,12 +212,12 @@ def test_a_correction_keeps_the_old_result_and_only_the_new_record_counts(table)
 def test_a_voided_result_no_longer_counts(table):
     game, first = report(table, table["scorer"])
     with pytest.raises(ValidationError):
-        outcomes.void_outcome(subject=game, by=table["scorer"], reason="")
-    outcomes.void_outcome(subject=game, by=table["scorer"], reason="Giocata per prova")
+        steps.void_outcome(subject=game, by=table["scorer"], reason="")
+    steps.void_outcome(subject=game, by=table["scorer"], reason="Giocata per prova")
     assert game.outcome_in_force() is None
     assert not GameRecord.objects.in_force().filter(outcome__object_id=game.pk).exists()
     with pytest.raises(Conflict):
-        outcomes.void_outcome(subject=game, by=table["scorer"], reason="ancora")
+        steps.void_outcome(subject=game, by=table["scorer"], reason="ancora")
 
 
 @pytest.mark.parametrize(
@@ -232,10 +232,10 @@ def test_a_voided_result_no_longer_counts(table):
 )
 def test_a_bad_result_is_refused_naming_the_field_and_nothing_is_written(table, payload, field):
     game, _ = report(table, table["mia"])
-    outcomes.withdraw_outcome(subject=game, by=table["mia"])
+    steps.withdraw_outcome(subject=game, by=table["mia"])
     before = Outcome.objects.count()
     with pytest.raises(ValidationError) as refused:
-        outcomes.report_outcome(subject=game, payload=payload, by=table["bea"])
+        steps.report_outcome(subject=game, payload=payload, by=table["bea"])
     assert field in refused.value.message_dict
     assert Outcome.objects.count() == before
 
@@ -290,7 +290,7 @@ def test_two_confirmations_at_once_apply_one_result(table):
         try:
             barrier.wait()
             with translation.override("en"):
-                outcomes.confirm_outcome(subject=game, by=user)
+                steps.confirm_outcome(subject=game, by=user)
             results.append("confirmed")
         except Conflict as error:
             results.append(f"409: {error}")

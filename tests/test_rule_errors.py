@@ -8,7 +8,7 @@ from django.utils import translation
 
 from clubs import services
 from clubs.rule_errors import RULE_MESSAGES, RulesRejected, rule_message, translated
-from matches.services import record_game
+from matches.results.records import record_game
 from rules.errors import ErrorGroup, RuleViolation, UnknownCardError
 from tests.rules_codes import EXIT_1_CODES, EXIT_2_CODES
 

@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from matches.models import GameRecord, GameSeat, Hand, Outcome, OutcomeStatus
+from matches.results import steps
 from matches.singapore import services
 from matches.singapore.hands import HandRefused
 from tests.singapore_helpers import (
@@ -82,10 +83,10 @@ def test_a_player_reports_and_the_other_confirms(world):
     recorded = play(world, session, "Anna", "Bruno", by=u["Anna"])
     assert recorded.outcome.status == OutcomeStatus.REPORTED
     with pytest.raises(PermissionDenied):
-        services.confirm_hand(hand=recorded.hand, by=u["Carla"])  # a bystander
+        steps.confirm_outcome(subject=recorded.hand, by=u["Carla"])  # a bystander
     with pytest.raises(PermissionDenied):
-        services.confirm_hand(hand=recorded.hand, by=u["Anna"])  # her own report
-    confirmed = services.confirm_hand(hand=recorded.hand, by=u["Bruno"])
+        steps.confirm_outcome(subject=recorded.hand, by=u["Anna"])  # her own report
+    confirmed = steps.confirm_outcome(subject=recorded.hand, by=u["Bruno"])
     assert confirmed.status == OutcomeStatus.CONFIRMED
 
 
@@ -211,10 +212,14 @@ def test_a_correction_keeps_the_old_result_and_a_void_keeps_the_history(world):
         first.outcome.payload, dealer_quotas=3, covers={str(world["players"]["Bruno"].pk): 3}
     )
     with pytest.raises(PermissionDenied):
-        services.correct_hand(hand=first.hand, by=world["users"]["Anna"], payload=body, reason="x")
-    corrected = services.correct_hand(hand=first.hand, by=world["scorer"], payload=body, reason="3")
+        steps.correct_outcome(
+            subject=first.hand, by=world["users"]["Anna"], payload=body, reason="x"
+        )
+    corrected = steps.correct_outcome(
+        subject=first.hand, by=world["scorer"], payload=body, reason="3"
+    )
     assert corrected.supersedes_id == first.outcome.pk
-    services.void_hand(hand=first.hand, by=world["scorer"], reason="Giocata per prova")
+    steps.void_outcome(subject=first.hand, by=world["scorer"], reason="Giocata per prova")
     statuses = list(
         Outcome.objects.filter(object_id=first.hand.pk)
         .order_by("pk")

@@ -24,6 +24,7 @@ from hypothesis.stateful import (
 from ledger import check
 from ledger import services as ledger
 from ledger.models import Entry, Transaction
+from matches.results import steps
 from matches.singapore import posting, services
 from matches.singapore.importer import import_hands
 from matches.singapore.sheet import build_sheet
@@ -66,8 +67,8 @@ def test_a_void_posts_a_reversal_and_a_correction_a_reversal_and_the_new_posting
     first = play(world, session, "Anna", "Bruno", quotas=2, covers={"Bruno": 2})
     second = play(world, session, "Anna", "Carla", covers={"Carla": 1})
     body = dict(first.outcome.payload, winner="opponent")
-    services.correct_hand(hand=first.hand, by=world["scorer"], payload=body, reason="Bruno")
-    services.void_hand(hand=second.hand, by=world["scorer"], reason="Mazzo sbagliato")
+    steps.correct_outcome(subject=first.hand, by=world["scorer"], payload=body, reason="Bruno")
+    steps.void_outcome(subject=second.hand, by=world["scorer"], reason="Mazzo sbagliato")
     keys = list(Transaction.objects.order_by("pk").values_list("key", "kind"))
     h1, h2 = first.hand.pk, second.hand.pk
     assert keys == [
@@ -129,7 +130,7 @@ def test_a_hand_where_nothing_is_covered_posts_nothing(world):
         },
     )
     assert Transaction.objects.count() == 0
-    services.void_hand(hand=recorded.hand, by=world["scorer"], reason="prova")
+    steps.void_outcome(subject=recorded.hand, by=world["scorer"], reason="prova")
     assert Transaction.objects.count() == 0
 
 
@@ -283,15 +284,15 @@ def test_tables_and_the_ledger_stay_consistent_whatever_happens(world):
         def void(self, data):
             index = data.draw(st.integers(0, len(self.hands) - 1))
             hand, _ = self.hands.pop(index)
-            services.void_hand(hand=hand, by=scorer, reason="prova")
+            steps.void_outcome(subject=hand, by=scorer, reason="prova")
 
         @precondition(lambda self: self.hands)
         @rule(data=st.data())
         def correct(self, data):
             index = data.draw(st.integers(0, len(self.hands) - 1))
             hand, _ = self.hands[index]
-            outcome = services.correct_hand(
-                hand=hand,
+            outcome = steps.correct_outcome(
+                subject=hand,
                 by=scorer,
                 payload=self._payload(data, hand.dealer, hand.opponent),
                 reason="correzione",

@@ -13,6 +13,7 @@ from django.utils.html import escape
 from clubs.rule_errors import rule_message
 from ledger import services as ledger
 from matches.models import Hand, Outcome, TableSession
+from matches.results import steps
 from matches.singapore import services
 from tests.singapore_helpers import CLOSING, SEVENTY, make_table, open_table, play
 
@@ -237,7 +238,7 @@ def test_the_sheet_takes_as_many_queries_for_30_hands_as_for_3(scorer, world):
             names = {p.pk: name for name, p in world["players"].items()}
             dealer, opponent = names[state.next[0]], names[state.next[1]]
     first = Hand.objects.filter(session=big).first()
-    services.void_hand(hand=first, by=world["scorer"], reason="prova")
+    steps.void_outcome(subject=first, by=world["scorer"], reason="prova")
     assert _sheet_queries(scorer, world, small) == _sheet_queries(scorer, world, big)
 
 

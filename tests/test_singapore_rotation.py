@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from clubs.errors import Conflict
 from matches.models import AuditEntry, Hand
+from matches.results import steps
 from matches.singapore import services
 from tests.singapore_helpers import make_table, next_names, open_table, play
 
@@ -130,7 +131,7 @@ def test_a_voided_hand_no_longer_moves_the_rotation(world):
     play(world, session, "A", "B", winner="A")
     second = play(world, session, "A", "C", winner="C").hand
     assert next_names(world, session) == ("C", "B")
-    services.void_hand(hand=second, by=world["scorer"], reason="Mazzo sbagliato")
+    steps.void_outcome(subject=second, by=world["scorer"], reason="Mazzo sbagliato")
     assert next_names(world, session) == ("A", "C")
 
 
@@ -138,7 +139,7 @@ def test_a_correction_of_the_winner_changes_who_is_next(world):
     session = open_table(world, "ABCD", first="AB")
     first = play(world, session, "A", "B", winner="A")
     body = dict(first.outcome.payload, winner="opponent")
-    services.correct_hand(hand=first.hand, by=world["scorer"], payload=body, reason="Ha vinto B")
+    steps.correct_outcome(subject=first.hand, by=world["scorer"], payload=body, reason="Ha vinto B")
     assert next_names(world, session) == ("B", "C")
 
 

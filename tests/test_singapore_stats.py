@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from clubs import services as clubs
 from clubs.merge import merge_players
+from matches.results import steps
 from matches.models import SingaporeStats
 from matches.singapore import boards, services
 from matches.singapore.stats import rebuild
@@ -96,13 +97,13 @@ def test_a_void_and_a_correction_are_followed_and_a_rebuild_gives_the_same(world
     )
     body = dict(first.outcome.payload, winner="opponent")
     on_commit(
-        services.correct_hand,
-        hand=first.hand,
+        steps.correct_outcome,
+        subject=first.hand,
         by=world["scorer"],
         payload=body,
         reason="Ha chiuso Bruno",
     )
-    on_commit(services.void_hand, hand=second.hand, by=world["scorer"], reason="Prova")
+    on_commit(steps.void_outcome, subject=second.hand, by=world["scorer"], reason="Prova")
     incremental = figures(world)
     assert incremental["Bruno"]["hands_won"] == 1 and incremental["Bruno"]["net_points"] == 140
     assert incremental["Bruno"]["net_money"] == Decimal("14.00")

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from clubs import services
-from matches import outcomes
 from matches.models import (
     PlayerRating,
     RatingChange,
@@ -19,6 +18,7 @@ from matches.models import (
     SpazzumazzStats,
     SpazzumazzTitle,
 )
+from matches.results import steps
 from matches.spazzumazz import stats
 from matches.spazzumazz.services import record_spazzumazz_game
 from rules.spazzumazz import PlayerStats, renamed_after
@@ -238,7 +238,7 @@ def test_a_game_entered_late_a_correction_and_a_void_agree_with_a_rebuild(
     five_games(play)
     late = play("DCBA", at=1, turn="ABCD")  # played between the first two, entered last
     with django_capture_on_commit_callbacks(execute=True):
-        outcomes.correct_outcome(
+        steps.correct_outcome(
             subject=late,
             by=people["scorer"],
             reason="Ordine sbagliato",
@@ -246,7 +246,7 @@ def test_a_game_entered_late_a_correction_and_a_void_agree_with_a_rebuild(
         )
     second = club.spazzumazz_games.order_by("played_at")[2]
     with django_capture_on_commit_callbacks(execute=True):
-        outcomes.void_outcome(subject=second, by=people["scorer"], reason="Per prova")
+        steps.void_outcome(subject=second, by=people["scorer"], reason="Per prova")
     incremental = snapshot(club)
     assert incremental["changes"][0][0] == 1 and len({c[0] for c in incremental["changes"]}) == 5
     stats.rebuild_club(club.pk)
@@ -341,11 +341,11 @@ def test_the_tasks_agree_with_a_rebuild_on_random_histories(
                 elif games and games[n % len(games)].outcome_in_force() is not None:
                     game = games[n % len(games)]
                     if kind == "void":
-                        outcomes.void_outcome(subject=game, by=people["scorer"], reason="x")
+                        steps.void_outcome(subject=game, by=people["scorer"], reason="x")
                     else:
                         order = [p.pk for p in game.players_in_turn_order()]
                         extra.shuffle(order)
-                        outcomes.correct_outcome(
+                        steps.correct_outcome(
                             subject=game,
                             by=people["scorer"],
                             reason="x",

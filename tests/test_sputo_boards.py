@@ -17,7 +17,8 @@ from django.utils import translation
 from clubs import services as club_services
 from matches.boards import night_of
 from matches.charts import line_chart
-from matches.sputo import boards, services
+from matches.results import steps
+from matches.sputo import boards
 from matches.sputo.tasks import update_sputo_ratings
 from matches.tasks import send_night_report
 from tests.sputo_world import drawn, match_at
@@ -33,7 +34,7 @@ def game(winner, cards_left=3):
 
 
 def report(match, payload, *, at, by):
-    return services.report_match(match=match, payload=payload, by=by, at=at)
+    return steps.report_outcome(subject=match, payload=payload, by=by, at=at)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from icalendar import Calendar
 
 from matches.models import CalendarFeed, Entrant
+from matches.results import steps
 from matches.sputo import services
 from tests.sputo_world import drawn, make_guests, make_members, match_at, new_tournament, win
 
@@ -27,7 +28,7 @@ def bracket_of_size(club, admin, n, name):
     services.draw_tournament(tournament=tournament, by=admin)
     first = tournament.matches.filter(round=1, result="").select_related("player_a", "player_b")
     for m in list(first)[: n // 4]:
-        services.report_match(match=m, payload=win(m, m.player_a), by=admin)
+        steps.report_outcome(subject=m, payload=win(m, m.player_a), by=admin)
     return tournament
 
 
@@ -61,7 +62,7 @@ def test_the_bracket_marks_byes_walkovers_and_the_matches_being_played(client, p
     players = make_members(club, 5)
     tournament = drawn(club, admin, players)
     m = match_at(tournament, 1, 1)
-    services.report_match(match=m, payload={"walkover": m.player_a_id}, by=admin)
+    steps.report_outcome(subject=m, payload={"walkover": m.player_a_id}, by=admin)
     client.force_login(players[0].user)
     body = client.get(f"/clubs/{club.slug}/tournaments/{tournament.pk}/").content.decode()
     assert body.count("is-bye") == 3
@@ -100,7 +101,7 @@ def test_an_admin_previews_a_correction_then_applies_exactly_that(client, people
     players = make_members(club, 4)
     tournament = drawn(club, admin, players, third_place=False)
     m = match_at(tournament, 1, 0)
-    services.report_match(match=m, payload=win(m, m.player_a), by=admin)
+    steps.report_outcome(subject=m, payload=win(m, m.player_a), by=admin)
     client.force_login(admin)
     url = f"/clubs/{club.slug}/tournaments/{tournament.pk}/matches/{m.pk}/"
     preview = client.post(

@@ -9,6 +9,7 @@ from django.core.management import call_command
 
 from clubs import services as club_services
 from matches.models import PlayerRating, RatingChange
+from matches.results import steps
 from matches.sputo import services
 from matches.sputo.ratings import Glicko2, RatedMatch, Rating, rate
 from matches.sputo.tasks import update_sputo_ratings
@@ -91,10 +92,10 @@ def play_season(club, admin, players, seed=5):
                 games = [{"winner": winner.pk, "cards_left": 2}] * 2
                 if rng.random() < 0.5:
                     games.insert(1, {"winner": loser.pk, "cards_left": 4})
-                services.report_match(match=m, payload={"games": games}, by=admin)
+                steps.report_outcome(subject=m, payload={"games": games}, by=admin)
     first = match_at(tournaments[0], 1, 1)
-    services.correct_match(
-        match=first, by=admin, payload=win(first, first.player_b), reason="Errore di trascrizione"
+    steps.correct_outcome(
+        subject=first, by=admin, payload=win(first, first.player_b), reason="Errore di trascrizione"
     )
     return tournaments
 

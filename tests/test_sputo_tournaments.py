@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from clubs.errors import Conflict
 from matches.models import AuditEntry, GameRecord, Outcome, TournamentMatch
 from matches.models.sputo import TournamentStatus
+from matches.results import steps
 from matches.sputo import services
 from rules.bots import sputo as bot
 from tests.sputo_world import drawn, make_guests, make_members, match_at, new_tournament, win
@@ -153,19 +154,19 @@ def test_a_player_reports_the_opponent_confirms_and_the_winner_advances(people, 
     tournament = drawn(club, people["admin"], eight, best_of=1)
     match = match_at(tournament, 1, 0)  # seed 1 v seed 8
     one, eight_ = eight[0], eight[7]
-    outcome = services.report_match(match=match, payload=win(match, eight_, 4), by=user_of(one))
+    outcome = steps.report_outcome(subject=match, payload=win(match, eight_, 4), by=user_of(one))
     assert outcome.status == "reported"
     assert match_at(tournament, 2, 0).player_a is None
     with pytest.raises(PermissionDenied, match="own report"):
-        services.confirm_match(match=match, by=user_of(one))
-    services.confirm_match(match=match, by=user_of(eight_))
+        steps.confirm_outcome(subject=match, by=user_of(one))
+    steps.confirm_outcome(subject=match, by=user_of(eight_))
     match.refresh_from_db()
     assert (match.winner, match.result) == (eight_, "played")
     assert match_at(tournament, 2, 0).player_a == eight_
     with pytest.raises(Conflict, match="no reported result"):
-        services.confirm_match(match=match, by=people["admin"])
+        steps.confirm_outcome(subject=match, by=people["admin"])
     with pytest.raises(Conflict, match="already has a result"):
-        services.report_match(match=match, payload=win(match, one), by=user_of(one))
+        steps.report_outcome(subject=match, payload=win(match, one), by=user_of(one))
     record = GameRecord.objects.get(outcome=outcome)
     assert (record.result["winner"], record.result["loser_cards_left"]) == ("p08", 4)
     assert {s.player for s in record.seats.all()} == {one, eight_}
@@ -175,8 +176,8 @@ def test_a_match_whose_players_are_not_known_yet_is_a_conflict(people, club, eig
     tournament = drawn(club, people["admin"], eight)
     final = match_at(tournament, 3, 0)
     with pytest.raises(Conflict, match="not known"):
-        services.report_match(
-            match=final, payload={"games": [{"winner": 1, "cards_left": 2}]}, by=people["admin"]
+        steps.report_outcome(
+            subject=final, payload={"games": [{"winner": 1, "cards_left": 2}]}, by=people["admin"]
         )
 
 
@@ -184,8 +185,8 @@ def test_only_the_two_players_a_scorer_or_an_admin_may_report(people, club, eigh
     tournament = drawn(club, people["admin"], eight)
     match = match_at(tournament, 1, 0)
     with pytest.raises(PermissionDenied):
-        services.report_match(match=match, payload=win(match, eight[0]), by=user_of(eight[1]))
-    outcome = services.report_match(match=match, payload=win(match, eight[0]), by=people["scorer"])
+        steps.report_outcome(subject=match, payload=win(match, eight[0]), by=user_of(eight[1]))
+    outcome = steps.report_outcome(subject=match, payload=win(match, eight[0]), by=people["scorer"])
     assert outcome.status == "confirmed"
 
 
@@ -195,14 +196,14 @@ def test_best_of_three_is_decided_at_two_nil_without_a_third_game(people, club, 
     a, b = match.player_a, match.player_b
     two_nil = [{"winner": a.pk, "cards_left": 3}, {"winner": a.pk, "cards_left": 1}]
     with pytest.raises(ValidationError, match="already decided"):
-        services.report_match(
-            match=match,
+        steps.report_outcome(
+            subject=match,
             payload={"games": [*two_nil, {"winner": b.pk, "cards_left": 2}]},
             by=people["admin"],
         )
     with pytest.raises(ValidationError, match="Nobody has won 2"):
-        services.report_match(match=match, payload={"games": two_nil[:1]}, by=people["admin"])
-    outcome = services.report_match(match=match, payload={"games": two_nil}, by=people["admin"])
+        steps.report_outcome(subject=match, payload={"games": two_nil[:1]}, by=people["admin"])
+    outcome = steps.report_outcome(subject=match, payload={"games": two_nil}, by=people["admin"])
     assert [g["winner"] for g in outcome.payload["games"]] == [a.pk, a.pk]
     assert GameRecord.objects.filter(outcome=outcome).count() == 2
     assert match_at(tournament, 2, 0).player_b == a
@@ -232,7 +233,7 @@ def test_a_bad_result_is_a_400_naming_the_field_and_writes_nothing(
         ]
     before = Outcome.objects.count()
     with pytest.raises(ValidationError) as refused:
-        services.report_match(match=match, payload={"games": games}, by=people["admin"])
+        steps.report_outcome(subject=match, payload={"games": games}, by=people["admin"])
     assert field in refused.value.message_dict
     assert message in str(refused.value)
     assert Outcome.objects.count() == before
@@ -250,23 +251,23 @@ def test_a_full_log_is_checked_by_the_rules_engine_and_must_agree_with_the_winne
     winner_name = check_record(record)[1]["winner"]
     loser = match.player_b if winner_name == names[0] else match.player_a
     with pytest.raises(ValidationError, match="the log says"):
-        services.report_match(
-            match=match,
+        steps.report_outcome(
+            subject=match,
             payload={"games": [{"winner": loser.pk, "record": record}]},
             by=people["admin"],
         )
     splash = {"type": "splash", "player": names[0], "t": 1}  # the option is off
     broken = {**record, "events": [record["events"][0], splash, *record["events"][1:]]}
     with pytest.raises(ValidationError) as refused:
-        services.report_match(
-            match=match, payload={"games": [{"record": broken}]}, by=people["admin"]
+        steps.report_outcome(
+            subject=match, payload={"games": [{"record": broken}]}, by=people["admin"]
         )
     # The engine's error keeps its code and event index; its message says which game.
     [error] = refused.value.error_dict["games"]
     assert (error.code, error.params["at"]) == ("illegal_splash", 1)
     assert "Game 1" in refused.value.messages[0]
-    outcome = services.report_match(
-        match=match, payload={"games": [{"record": record}]}, by=people["admin"]
+    outcome = steps.report_outcome(
+        subject=match, payload={"games": [{"record": record}]}, by=people["admin"]
     )
     assert outcome.payload["games"][0]["log"] is True
     match.refresh_from_db()
@@ -277,18 +278,18 @@ def test_walkover_retirement_and_double_forfeit(people, club, eight):
     admin = people["admin"]
     tournament = drawn(club, admin, eight, best_of=3)
     m0, m1, m2, m3 = (match_at(tournament, 1, p) for p in range(4))
-    services.report_match(match=m0, payload={"walkover": m0.player_a_id}, by=admin)
-    services.report_match(
-        match=m1,
+    steps.report_outcome(subject=m0, payload={"walkover": m0.player_a_id}, by=admin)
+    steps.report_outcome(
+        subject=m1,
         payload={"retired": m1.player_a_id, "games": [{"winner": m1.player_a_id, "cards_left": 2}]},
         by=admin,
     )
     with pytest.raises(PermissionDenied):
-        services.report_match(match=m2, payload={"double_forfeit": True}, by=user_of(m2.player_a))
-    services.report_match(match=m2, payload={"double_forfeit": True}, by=admin)
+        steps.report_outcome(subject=m2, payload={"double_forfeit": True}, by=user_of(m2.player_a))
+    steps.report_outcome(subject=m2, payload={"double_forfeit": True}, by=admin)
     semi0 = match_at(tournament, 2, 0)
     assert (semi0.player_a_id, semi0.player_b_id) == (m0.player_a_id, m1.player_b_id)
-    services.report_match(match=m3, payload=win(m3, m3.player_b), by=admin)
+    steps.report_outcome(subject=m3, payload=win(m3, m3.player_b), by=admin)
     semi1 = match_at(tournament, 2, 1)
     assert (semi1.player_a, semi1.player_b, semi1.winner) == (None, m3.player_b, m3.player_b)
     assert semi1.result == "no_opponent"
@@ -309,7 +310,7 @@ def play_all(tournament, by, pick=lambda m: m.player_a):
         if not ready:
             return
         for m in ready:
-            services.report_match(match=m, payload=win(m, pick(m)), by=by)
+            steps.report_outcome(subject=m, payload=win(m, pick(m)), by=by)
 
 
 def test_the_tournament_finishes_with_standings(people, club):
@@ -382,21 +383,21 @@ def test_a_correction_preview_lists_exactly_what_the_apply_changes(people, club,
     tournament = drawn(club, admin, eight, third_place=True)
     q0, q1 = match_at(tournament, 1, 0), match_at(tournament, 1, 1)
     for m in (match_at(tournament, 1, p) for p in range(4)):
-        services.report_match(match=m, payload=win(m, m.player_a), by=admin)
+        steps.report_outcome(subject=m, payload=win(m, m.player_a), by=admin)
     semi = match_at(tournament, 2, 0)  # seed 1 v seed 4, played
-    services.report_match(match=semi, payload=win(semi, semi.player_a), by=admin)
+    steps.report_outcome(subject=semi, payload=win(semi, semi.player_a), by=admin)
     semi1 = match_at(tournament, 2, 1)
     reporter = user_of(semi1.player_a)
-    services.report_match(match=semi1, payload=win(semi1, semi1.player_a), by=reporter)
+    steps.report_outcome(subject=semi1, payload=win(semi1, semi1.player_a), by=reporter)
     final = match_at(tournament, 3, 0)
     assert final.player_a == eight[0] and final.player_b is None
 
     # Seed 8 really beat seed 1: the semi-final was played by the wrong player.
     payload = win(q0, q0.player_b, 5)
     before = snapshot(tournament)
-    preview = services.preview_correction(match=q0, by=admin, payload=payload)
+    preview = steps.preview_correct_outcome(subject=q0, by=admin, payload=payload)
     assert snapshot(tournament) == before  # the preview wrote nothing
-    services.correct_match(match=q0, by=admin, payload=payload, reason="Ha vinto l'8")
+    steps.correct_outcome(subject=q0, by=admin, payload=payload, reason="Ha vinto l'8")
     after = snapshot(tournament)
     assert diff(before, after) == previewed(preview)
     assert after[semi.pk]["needs_resolution"] and after[semi.pk]["a"] == eight[0].pk
@@ -409,12 +410,12 @@ def test_a_correction_reseats_later_matches_not_yet_played(people, club, eight):
     admin = people["admin"]
     tournament = drawn(club, admin, eight)
     q0 = match_at(tournament, 1, 0)
-    services.report_match(match=q0, payload=win(q0, q0.player_a), by=admin)
+    steps.report_outcome(subject=q0, payload=win(q0, q0.player_a), by=admin)
     semi = match_at(tournament, 2, 0)
     assert semi.player_a == eight[0]
     before = snapshot(tournament)
-    preview = services.preview_correction(match=q0, by=admin, payload=win(q0, q0.player_b))
-    services.correct_match(match=q0, by=admin, payload=win(q0, q0.player_b), reason="Errore")
+    preview = steps.preview_correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b))
+    steps.correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b), reason="Errore")
     assert diff(before, snapshot(tournament)) == previewed(preview)
     assert match_at(tournament, 2, 0).player_a == eight[7]
     trail = list(AuditEntry.objects.filter(object_id=q0.pk).values_list("action", flat=True))
@@ -429,18 +430,18 @@ def test_a_flagged_match_must_be_resolved_before_the_tournament_can_finish(peopl
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
     q0 = match_at(tournament, 1, 0)  # 1 v 4; 1 went on and won the final
-    preview = services.preview_correction(match=q0, by=admin, payload=win(q0, q0.player_b))
+    preview = steps.preview_correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b))
     assert preview["status"] == {"before": "finished", "after": "running"}
-    services.correct_match(match=q0, by=admin, payload=win(q0, q0.player_b), reason="Errore")
+    steps.correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b), reason="Errore")
     tournament.refresh_from_db()
     final = match_at(tournament, 2, 0)
     assert tournament.status == TournamentStatus.RUNNING and final.needs_resolution
     with pytest.raises(Conflict):
-        services.report_match(match=final, payload=win(final, final.player_a), by=admin)
+        steps.report_outcome(subject=final, payload=win(final, final.player_a), by=admin)
     services.resolve_match(match=final, by=admin, action="replay", reason="Si rigioca")
     final = match_at(tournament, 2, 0)
     assert (final.player_a, final.player_b, final.result) == (four[3], four[1], "")
-    services.report_match(match=final, payload=win(final, final.player_b), by=admin)
+    steps.report_outcome(subject=final, payload=win(final, final.player_b), by=admin)
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
 
@@ -451,7 +452,7 @@ def test_an_admin_may_award_a_flagged_match_instead(people, club):
     tournament = drawn(club, admin, four, third_place=False)
     play_all(tournament, admin)
     q0 = match_at(tournament, 1, 0)
-    services.correct_match(match=q0, by=admin, payload=win(q0, q0.player_b), reason="Errore")
+    steps.correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b), reason="Errore")
     final = match_at(tournament, 2, 0)
     with pytest.raises(ValidationError):
         services.resolve_match(match=final, by=admin, action="award", winner=four[0].pk)
@@ -466,15 +467,15 @@ def test_a_correction_sets_aside_a_report_waiting_on_a_reseated_match(people, cl
     admin = people["admin"]
     tournament = drawn(club, admin, eight)
     q0, q1 = match_at(tournament, 1, 0), match_at(tournament, 1, 1)
-    services.report_match(match=q0, payload=win(q0, q0.player_a), by=admin)
-    services.report_match(match=q1, payload=win(q1, q1.player_a), by=admin)
+    steps.report_outcome(subject=q0, payload=win(q0, q0.player_a), by=admin)
+    steps.report_outcome(subject=q1, payload=win(q1, q1.player_a), by=admin)
     semi = match_at(tournament, 2, 0)
-    waiting = services.report_match(
-        match=semi, payload=win(semi, semi.player_a), by=user_of(semi.player_a)
+    waiting = steps.report_outcome(
+        subject=semi, payload=win(semi, semi.player_a), by=user_of(semi.player_a)
     )
-    preview = services.preview_correction(match=q0, by=admin, payload=win(q0, q0.player_b))
+    preview = steps.preview_correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b))
     assert preview["set_aside"] == [semi.pk]
-    services.correct_match(match=q0, by=admin, payload=win(q0, q0.player_b), reason="Errore")
+    steps.correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b), reason="Errore")
     waiting.refresh_from_db()
     assert waiting.status == "rejected"
     assert match_at(tournament, 2, 0).player_a == eight[7]

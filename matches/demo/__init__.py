@@ -11,7 +11,7 @@ from django.utils import timezone
 from clubs.demo import DEMO_SLUG, SCORER, Demo
 from clubs.models import Club, Player
 from matches.models import GameRecord
-from matches.services import record_game
+from matches.results.records import record_game
 
 EVENINGS = 60  # the games are spread over the last 60 evenings
 

@@ -1,15 +1,12 @@
 """The games' models, one module per concern; everything is importable from here.
 
-- ``records``: ``GameRecord`` (a checked record) and its seats;
-- ``outcomes``: the result cycle shared by the three games (``Outcome``, ``AuditEntry``,
-  ``OutcomeSubject``);
+- ``matches.results.models``: the result cycle shared by every game (``Outcome``,
+  ``AuditEntry``, ``OutcomeSubject``) and the checked records (``GameRecord``, seats);
 - one module per game.
 """
 
 from matches.models.nights import NightReport
-from matches.models.outcomes import AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.models.ratings import PlayerRating, RatingChange
-from matches.models.records import GameRecord, GameRecordQuerySet, GameSeat
 from matches.models.singapore import Hand, SingaporeStats, TableSeat, TableSession
 from matches.models.spazzumazz import (
     SpazzumazzBoard,
@@ -20,6 +17,15 @@ from matches.models.spazzumazz import (
     SpazzumazzTitle,
 )
 from matches.models.sputo import CalendarFeed, Entrant, Tournament, TournamentMatch
+from matches.results.models import (
+    AuditEntry,
+    GameRecord,
+    GameRecordQuerySet,
+    GameSeat,
+    Outcome,
+    OutcomeStatus,
+    OutcomeSubject,
+)
 
 __all__ = [
     "AuditEntry",

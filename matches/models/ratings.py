@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.merge_policy import Drop
 from clubs.models import Club, ClubOwnedQuerySet, Game, Player
-from matches.models.outcomes import Outcome
+from matches.results.models import Outcome
 
 
 class PlayerRating(models.Model):

@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.merge_policy import Drop, Move
 from clubs.models import Club, ClubOwnedQuerySet, HouseRuleSet, Player, Role, Season
-from matches.models.outcomes import CheckedOutcome, OutcomeSubject
+from matches.results.models import OutcomeSubject
 
 POINTS = "points"
 
@@ -243,8 +243,6 @@ class Hand(OutcomeSubject):
     )
     created_at = models.DateTimeField(_("entered"), auto_now_add=True)
 
-    correct_role = Role.SCORER
-
     objects = ClubOwnedQuerySet.as_manager()
 
     player_merge = {"dealer": Move(), "opponent": Move()}
@@ -267,46 +265,6 @@ class Hand(OutcomeSubject):
 
     def __str__(self) -> str:
         return f"{self.session} #{self.number}"
-
-    # --- The result cycle's hooks (the work is in matches.singapore.hands) -----------------
-
-    def locked(self):
-        # With what the cycle's steps read of it: its table (and the table's club and house
-        # rules), its club, season and two players, in the locking query.
-        return (
-            type(self)
-            ._default_manager.select_for_update(of=("self",))
-            .select_related(
-                "club", "season", "session__club", "session__house_rules", "dealer", "opponent"
-            )
-            .get(pk=self.pk)
-        )
-
-    def outcome_players(self) -> list[Player]:
-        return [self.dealer, self.opponent]
-
-    def house_rules_version(self):
-        return self.session.house_rules
-
-    def ready_for_outcome(self) -> None:
-        from matches.singapore.hands import hand_ready
-
-        hand_ready(self)
-
-    def check_outcome(self, payload: dict, *, by) -> CheckedOutcome:
-        from matches.singapore.hands import check_hand_outcome
-
-        return check_hand_outcome(self, payload)
-
-    def outcome_applied(self, outcome, *, previous, by) -> None:
-        from matches.singapore.hands import hand_applied
-
-        hand_applied(self, outcome, previous=previous, by=by)
-
-    def outcome_withdrawn(self, outcome, *, by) -> None:
-        from matches.singapore.hands import hand_voided
-
-        hand_voided(self, outcome, by=by)
 
 
 class SingaporeStatsQuerySet(ClubOwnedQuerySet):

@@ -10,16 +10,13 @@ rules engine under the game's house-rules version.
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs.errors import conflict
 from clubs.merge_policy import Drop, Move
-from clubs.models import Club, ClubOwnedQuerySet, HouseRuleSet, Player, Role, Season
-from matches.models.outcomes import CheckedOutcome, CheckedRecord, OutcomeSubject
+from clubs.models import Club, ClubOwnedQuerySet, HouseRuleSet, Player, Season
+from matches.results.models import OutcomeSubject
 
 # The task that rebuilds the derived rows (statistics, ratings, the game's name) of players
 # whose history a guest merge changed; called with ``club_id=`` and ``player_ids=``.
@@ -60,8 +57,6 @@ class SpazzumazzGame(OutcomeSubject):
     )
     created_at = models.DateTimeField(gettext_lazy("entered"), auto_now_add=True)
 
-    correct_role = Role.SCORER
-
     objects = ClubOwnedQuerySet.as_manager()
 
     class Meta:
@@ -75,82 +70,6 @@ class SpazzumazzGame(OutcomeSubject):
 
     def players_in_turn_order(self) -> list[Player]:
         return [place.player for place in self.places.select_related("player").order_by("turn")]
-
-    # --- The result cycle's hooks --------------------------------------------------------
-
-    def outcome_applied(self, outcome, *, previous, by) -> None:
-        """Write each player's finishing place, and mark the club's statistics stale from
-        this game on (a task rebuilds them after commit)."""
-        from matches.spazzumazz.stats import result_changed
-
-        place_of = {pk: n for n, pk in enumerate(outcome.payload["finish_order"], 1)}
-        places = list(self.places.all())
-        for place in places:
-            place.place = place_of[place.player_id]
-        SpazzumazzPlace.objects.bulk_update(places, ["place"])
-        result_changed(game=self)
-
-    def outcome_withdrawn(self, outcome, *, by) -> None:
-        from matches.spazzumazz.stats import result_changed
-
-        self.places.update(place=None)
-        result_changed(game=self)
-
-    def outcome_players(self) -> list[Player]:
-        return self.players_in_turn_order()
-
-    def house_rules_version(self):
-        return self.house_rules
-
-    def check_outcome(self, payload: dict, *, by) -> CheckedOutcome:
-        from matches.services import check_game_record
-
-        players = self.players_in_turn_order()
-        names = [p.display_name for p in players]
-        by_name = {p.display_name: p for p in players}
-        by_id = {p.pk: p for p in players}
-        if not isinstance(payload, dict):
-            raise ValidationError({"finish_order": _("Give the finishing order or a record.")})
-        record = payload.get("record")
-        if record is not None:
-            if not isinstance(record, dict):
-                raise ValidationError({"record": _("A record is a JSON object.")})
-            record = {**record, "game": "spazzumazz"}
-            if record.get("players") != names:
-                raise ValidationError(
-                    {
-                        "record": _(
-                            "The record's players must be this game's, in turn order: %(names)s."
-                        )
-                        % {"names": ", ".join(names)}
-                    }
-                )
-            _checked, result, _version = check_game_record(
-                club=self.club, record=record, house_rules=self.house_rules
-            )
-            order = [by_name[name] for name in result["finish_order"]]
-        else:
-            ids = payload.get("finish_order")
-            every_player = _(
-                "List every player of the game once, in the order they went out, the idiot last."
-            )
-            if not isinstance(ids, list) or any(
-                isinstance(i, bool) or not isinstance(i, int) for i in ids
-            ):
-                raise ValidationError({"finish_order": every_player})
-            if sorted(ids) != sorted(by_id):
-                # The game's players are stored: an order of others clashes with them.
-                raise conflict("finish_order", every_player)
-            order = [by_id[i] for i in ids]
-            record = {
-                "game": "spazzumazz",
-                "players": names,
-                "finish_order": [p.display_name for p in order],
-            }
-        return CheckedOutcome(
-            payload={"finish_order": [p.pk for p in order], "log": "turns" in record},
-            records=[CheckedRecord(record=record, players=by_name)],
-        )
 
 
 class SpazzumazzPlace(models.Model):

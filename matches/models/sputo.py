@@ -25,10 +25,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from clubs.errors import Conflict
 from clubs.merge_policy import Carry, Move
-from clubs.models import Club, ClubOwnedQuerySet, HouseRuleSet, Player, Role, Season
-from matches.models.outcomes import CheckedOutcome, OutcomeSubject
+from clubs.models import Club, ClubOwnedQuerySet, HouseRuleSet, Player, Season
+from matches.results.models import OutcomeSubject
 from matches.sputo import bracket
 
 RATINGS_TASK = "matches.sputo.tasks.update_sputo_ratings"
@@ -314,8 +313,6 @@ class TournamentMatch(OutcomeSubject):
         ),
     )
 
-    correct_role = Role.ADMIN
-
     # The three seats move together, in one statement, so that the winner is always one
     # of the players (a constraint); then the ratings are recomputed.
     player_merge = {
@@ -356,10 +353,6 @@ class TournamentMatch(OutcomeSubject):
         return self.result == bracket.BYE
 
     @property
-    def is_decided(self) -> bool:
-        return bool(self.result)
-
-    @property
     def loser(self) -> Player | None:
         if self.winner_id is None:
             return None
@@ -367,53 +360,6 @@ class TournamentMatch(OutcomeSubject):
 
     def players(self) -> list[Player]:
         return [p for p in (self.player_a, self.player_b) if p is not None]
-
-    # --- The result cycle's hooks --------------------------------------------------------
-
-    def locked(self):
-        # Every step on any match of a tournament takes the tournament's row first: a
-        # result moves players into other matches' rows, and a correction re-seats many;
-        # one lock taken first, always, leaves no two steps waiting on each other.
-        Tournament.objects.select_for_update().filter(pk=self.tournament_id).first()
-        return super().locked()
-
-    def outcome_players(self) -> list[Player]:
-        return self.players()
-
-    def house_rules_version(self):
-        return self.tournament.house_rules
-
-    @property
-    def season(self):
-        return self.tournament.season
-
-    def ready_for_outcome(self) -> None:
-        if self.tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
-            raise Conflict(_("This tournament is not running."))
-        if self.player_a_id is None or self.player_b_id is None:
-            raise Conflict(_("The players of this match are not known yet."))
-        if self.needs_resolution:
-            raise Conflict(_("This match waits for an admin to replay or award it."))
-
-    def check_outcome(self, payload: dict, *, by) -> CheckedOutcome:
-        from matches.sputo.results import check_match_result
-
-        return check_match_result(self, payload, by=by)
-
-    def outcome_applied(self, outcome, *, previous, by) -> None:
-        from matches.sputo.services import apply_result
-
-        apply_result(self, outcome.payload, by=by, previous=previous, at=outcome.confirmed_at)
-
-    def outcome_withdrawn(self, outcome, *, by) -> None:
-        from matches.sputo.services import apply_result
-
-        apply_result(self, None, by=by, previous=outcome)
-
-    def preview_correction(self, checked: CheckedOutcome, *, by) -> dict:
-        from matches.sputo.services import preview_result
-
-        return preview_result(self, checked.payload)
 
 
 def round_label(kind: str, round_: int, rounds: int) -> str:

@@ -31,7 +31,9 @@ from clubs.errors import not_found
 from clubs.models import Player, Role
 from clubs.strict import IdFilter, IdList, StrictSerializer, json_parsers, parsers_of
 from matches.models import Hand, TableSession
+from matches.results.api import result_steps
 from matches.singapore import services
+from matches.singapore.adapter import SingaporeAdapter
 from matches.singapore.hands import QUOTA_MAX, current_outcome, views_of, with_history
 from matches.singapore.importer import DEFAULT_TABLE, import_hands
 
@@ -464,8 +466,28 @@ PLAYER_ID = OpenApiParameter("player_id", int, OpenApiParameter.PATH)
 CONFLICTS = {409}
 
 
+HandSteps = result_steps(
+    "singapore",
+    steps=SingaporeAdapter.steps,  # a hand is reported as it is recorded: POST hands/
+    bodies={
+        "dispute": HandReasonSerializer,
+        "void": HandReasonSerializer,
+        "decide": HandDecideSerializer,
+        "correct": HandCorrectSerializer,
+    },
+    answer=HandSerializer,
+    prefix=r"hands/(?P<hand_id>\d+)/",
+    parameters=[HAND_ID],
+    notes={
+        "correct": "The ledger gets the reversal of the old posting and the new one.",
+        "void": "The ledger gets the reversal.",
+    },
+)
+
+
 class TableSessionViewSet(
     ClubAccessMixin,
+    HandSteps,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -747,85 +769,21 @@ class TableSessionViewSet(
         session = self.get_object()
         return Response(hand_data(self._hand(session, hand_id)))
 
-    def _cycle(self, request, pk, hand_id, step, serializer=None, **fixed):
-        session = self.get_object()
-        hand = self._hand(session, hand_id)
-        kwargs = dict(fixed)
-        if serializer is not None:
-            data = serializer(data=request.data, context={"request": request})
-            data.is_valid(raise_exception=True)
-            kwargs.update(data.validated_data)
-        step(hand=hand, by=request.user, **kwargs)
-        return self._hand_response(session, hand)
+    # --- The result cycle's steps on a hand (``result_steps``)
 
-    @extend_schema(parameters=[HAND_ID], request=HandReasonSerializer, responses=HandSerializer)
-    @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/void")
-    def void(self, request, pk=None, hand_id=None):
-        """Void the hand's result (scorers and admins): the ledger gets a reversal."""
-        return self._cycle(request, pk, hand_id, services.void_hand, HandReasonSerializer)
+    def step_subject(self, request, pk=None, hand_id=None):
+        return self._hand(self.get_object(), hand_id)
 
-    @extend_schema(
-        parameters=[HAND_ID],
-        request=HandCorrectSerializer,
-        responses={200: HandSerializer},
-    )
-    @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/correct")
-    def correct(self, request, pk=None, hand_id=None):
-        """Correct the hand's result (scorers and admins): the ledger gets the reversal and
-        the new posting; the old result stays in the history."""
-        session = self.get_object()
-        hand = self._hand(session, hand_id)
-        data = HandCorrectSerializer(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        payload = {k: v for k, v in request.data.items() if k in HandResultSerializer().fields}
-        services.correct_hand(
-            hand=hand, by=request.user, payload=payload, reason=data.validated_data["reason"]
-        )
-        return self._hand_response(session, hand)
+    def step_answer(self, subject, step, code=status.HTTP_200_OK):
+        return self._hand_response(subject.session, subject, code)
 
-    @extend_schema(parameters=[HAND_ID], request=None, responses=HandSerializer)
-    @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/confirm")
-    def confirm(self, request, pk=None, hand_id=None):
-        """Confirm a reported hand: the other player, a scorer or an admin."""
-        return self._cycle(request, pk, hand_id, services.confirm_hand)
-
-    @extend_schema(parameters=[HAND_ID], request=HandReasonSerializer, responses=HandSerializer)
-    @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/dispute")
-    def dispute(self, request, pk=None, hand_id=None):
-        """Dispute a reported hand; a scorer or an admin decides."""
-        return self._cycle(request, pk, hand_id, services.dispute_hand, HandReasonSerializer)
-
-    @extend_schema(parameters=[HAND_ID], request=None, responses=HandSerializer)
-    @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/withdraw")
-    def withdraw(self, request, pk=None, hand_id=None):
-        """The reporter takes back a report nobody confirmed yet."""
-        return self._cycle(request, pk, hand_id, services.withdraw_hand)
-
-    @extend_schema(
-        parameters=[HAND_ID],
-        request=HandDecideSerializer,
-        responses={200: HandSerializer},
-    )
-    @action(detail=True, methods=["post"], url_path=r"hands/(?P<hand_id>\d+)/decide")
-    def decide(self, request, pk=None, hand_id=None):
-        """Decide a disputed hand (scorers and admins): uphold it, or reject it and
-        optionally enter the right ``result``."""
-        session = self.get_object()
-        hand = self._hand(session, hand_id)
-        data = HandDecideSerializer(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        raw = request.data.get("result") if isinstance(request.data, dict) else None
-        payload = None
-        if data.validated_data.get("result") is not None and isinstance(raw, dict):
-            payload = {k: v for k, v in raw.items() if k in HandResultSerializer().fields}
-        services.decide_hand(
-            hand=hand,
-            by=request.user,
-            uphold=data.validated_data["uphold"],
-            payload=payload,
-            note=data.validated_data.get("note", ""),
-        )
-        return self._hand_response(session, hand)
+    def step_payload(self, step, data, request):
+        raw = request.data if step == "correct" else None
+        if step == "decide" and data.get("result") is not None:
+            raw = request.data.get("result") if isinstance(request.data, dict) else None
+        if not isinstance(raw, dict):
+            return None
+        return {k: v for k, v in raw.items() if k in HandResultSerializer().fields}
 
 
 def register(router) -> None:

@@ -17,6 +17,7 @@ from django.utils import timezone
 from clubs.models import Club, Role
 from ledger import services as ledger
 from matches.models import TableSession
+from matches.results import steps
 from matches.singapore import services
 from rules.bots import singapore as bot
 
@@ -126,11 +127,11 @@ def build_tables(*, club: Club, scorer, now: datetime, rng: random.Random) -> li
         hands = _play(rng, session, n_hands, by=scorer, start=start)
         if not still_open:
             # A hand voided (a misdeal), one corrected (the covers were wrong).
-            services.void_hand(hand=hands[4].hand, by=scorer, reason="Carte date male")
+            steps.void_outcome(subject=hands[4].hand, by=scorer, reason="Carte date male")
             fixed = dict(hands[7].outcome.payload)
             fixed["dealer_quotas"] += 1
-            services.correct_hand(
-                hand=hands[7].hand, by=scorer, payload=fixed, reason="Una quota in più"
+            steps.correct_outcome(
+                subject=hands[7].hand, by=scorer, payload=fixed, reason="Una quota in più"
             )
             if n_hands > 10:
                 services.sit_out(session=session, player=people[-1], by=scorer)

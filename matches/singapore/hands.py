@@ -15,18 +15,17 @@ who is who afterwards is read from the record's seats, which guest merges keep r
 from __future__ import annotations
 
 import re
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from clubs.errors import Conflict, conflict, not_found
+from clubs.errors import conflict, not_found
 from clubs.models import Player
 from clubs.rule_errors import rule_message, rules_error_item
 from clubs.services import house_rules_for
 from matches.models import GameRecord, Hand, Outcome, TableSession
-from matches.models.outcomes import CheckedOutcome, CheckedRecord
+from matches.results.adapters import CheckedOutcome, CheckedRecord
 from rules.cards import Card
 from rules.check import check_record
 from rules.errors import RulesError
@@ -312,59 +311,34 @@ def check(record: dict, ids: dict[str, int]) -> dict:
 # --- The result cycle's hooks --------------------------------------------------------------
 
 
-def hand_ready(hand: Hand) -> None:
-    if hand.session.closed_at is not None:
-        raise Conflict(_("This table is closed: no more hands."))
-
-
-# A hand checked by ``record_hand`` just before it reports it: the cycle's check reuses it
-# rather than running the engine twice (the cycle re-reads the hand under its lock).
-just_checked: ContextVar[CheckedHand | None] = ContextVar("just_checked", default=None)
-
-
 def check_hand_outcome(hand: Hand, payload: dict) -> CheckedOutcome:
-    cached = just_checked.get()
-    if cached is not None and cached.payload == payload:
-        checked = cached
-    else:
-        checked = read_payload(Table.of(hand.session), hand.dealer, hand.opponent, payload)
+    """The result cycle's check of a hand's payload; the ``CheckedHand`` rides along as
+    ``extra``, for the posting. ``record_hand`` makes this check itself before it reports
+    (the rotation needs it first) and hands it to the cycle, which then checks no more."""
+    checked = read_payload(Table.of(hand.session), hand.dealer, hand.opponent, payload)
+    return as_outcome(checked)
+
+
+def as_outcome(checked: CheckedHand) -> CheckedOutcome:
     return CheckedOutcome(
         payload=checked.payload,
         records=[
             CheckedRecord(record=checked.record, players=checked.names, result=checked.result)
         ],
         detail={"points": checked.result["points"], "multiplier": checked.result["multiplier"]},
+        extra=checked,
     )
 
 
-def balances_of(outcome: Outcome) -> dict[Player, int]:
-    """Everyone's points in the hand of ``outcome``, from its record and seats (or from the
-    check ``record_hand`` just made of it, which they were written from)."""
-    checked = just_checked.get()
-    if checked is not None and checked.payload == outcome.payload:
-        return {
-            checked.names[name]: points
-            for name, points in checked.result.get("balances", {}).items()
-        }
+def balances_of(outcome: Outcome, checked: CheckedOutcome | None = None) -> dict[Player, int]:
+    """Everyone's points in the hand of ``outcome``: from the check just made of its payload
+    (``checked``, when the step made one), else from its stored record and seats."""
+    hand = checked.extra if checked is not None else None
+    if isinstance(hand, CheckedHand) and hand.payload == outcome.payload:
+        return {hand.names[name]: points for name, points in hand.result["balances"].items()}
     record = outcome.game_records.get()
     seats = {seat.name_in_record: seat.player for seat in record.seats.select_related("player")}
     return {seats[name]: points for name, points in record.result.get("balances", {}).items()}
-
-
-def hand_applied(hand: Hand, outcome: Outcome, *, previous: Outcome | None, by) -> None:
-    from matches.singapore import posting, tasks
-
-    if previous is not None:
-        posting.reverse_hand(hand=hand, outcome=previous, by=by)
-    posting.post_hand(hand=hand, outcome=outcome, by=by)
-    tasks.queue_stats(hand)
-
-
-def hand_voided(hand: Hand, outcome: Outcome, *, by) -> None:
-    from matches.singapore import posting, tasks
-
-    posting.reverse_hand(hand=hand, outcome=outcome, by=by)
-    tasks.queue_stats(hand)
 
 
 # --- Reading a stored hand ---------------------------------------------------------------

@@ -57,7 +57,7 @@ from matches.models import (
     TableSeat,
     TableSession,
 )
-from matches.services import names_in
+from matches.results.records import names_in
 from matches.singapore import posting
 from matches.singapore.checking import check_many
 from matches.singapore.hands import rules_message

@@ -23,6 +23,8 @@ from clubs.models import Player
 from ledger import services as ledger
 from ledger.models import Transaction
 from matches.models import Hand, Outcome, OutcomeStatus, TableSession
+from matches.results.adapters import CheckedOutcome
+from matches.singapore.hands import balances_of
 
 APPLIED = [OutcomeStatus.CONFIRMED, OutcomeStatus.SUPERSEDED, OutcomeStatus.VOIDED]
 
@@ -48,17 +50,20 @@ def _amounts(session: TableSession, points: dict) -> dict:
     }
 
 
-def entries_of(hand: Hand, outcome: Outcome) -> dict[Player, int | Decimal]:
-    """The ledger entries of ``outcome``: each person's balance in the table's unit."""
-    from matches.singapore.hands import balances_of
+def entries_of(
+    hand: Hand, outcome: Outcome, checked: CheckedOutcome | None = None
+) -> dict[Player, int | Decimal]:
+    """The ledger entries of ``outcome``: each person's balance in the table's unit
+    (``checked``: the check just made of its payload, if any)."""
+    return _amounts(hand.session, balances_of(outcome, checked))
 
-    return _amounts(hand.session, balances_of(outcome))
 
-
-def post_hand(*, hand: Hand, outcome: Outcome, by) -> Transaction | None:
+def post_hand(
+    *, hand: Hand, outcome: Outcome, by, checked: CheckedOutcome | None = None
+) -> Transaction | None:
     """Post ``outcome`` (now in force) to the ledger."""
     session = hand.session
-    entries = entries_of(hand, outcome)
+    entries = entries_of(hand, outcome, checked)
     if not entries:
         return None
     return ledger.post_transaction(

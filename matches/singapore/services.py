@@ -30,10 +30,10 @@ from django.utils.translation import gettext as _
 from clubs.access import ClubAccess, access_club, access_with_role, role_in_club
 from clubs.errors import Conflict, conflict, not_found
 from clubs.models import Club, Player, Role, Season
-from matches import outcomes
 from matches.models import Hand, Outcome, OutcomeStatus, TableSeat, TableSession
+from matches.results import steps
 from matches.singapore import rotation
-from matches.singapore.hands import CheckedHand, Table, just_checked, preview_view, read_payload
+from matches.singapore.hands import CheckedHand, Table, as_outcome, preview_view, read_payload
 
 COUNTED = [OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED, OutcomeStatus.CONFIRMED]
 
@@ -448,7 +448,7 @@ def record_hand(
     except IntegrityError as error:  # unreachable under the session's lock
         raise Conflict(_("Someone else recorded a hand at the same moment.")) from error
     if reason:
-        outcomes.audit(
+        steps.audit(
             hand,
             action="out_of_turn",
             by=by,
@@ -458,48 +458,7 @@ def record_hand(
                 "played": [dealer.pk, opponent.pk],
             },
         )
-    token = just_checked.set(checked)
-    try:
-        outcome = outcomes.report_outcome(
-            subject=hand, payload=checked.payload, by=by, access=access
-        )
-    finally:
-        just_checked.reset(token)
+    outcome = steps.report_outcome(
+        subject=hand, payload=checked.payload, by=by, access=access, checked=as_outcome(checked)
+    )
     return Recorded(hand=hand, outcome=outcome, checked=checked)
-
-
-def _hand_for_cycle(hand: Hand) -> Hand:
-    return Hand.objects.select_related(
-        "session__club", "session__house_rules", "dealer", "opponent"
-    ).get(pk=hand.pk)
-
-
-def void_hand(*, hand: Hand, by, reason: str) -> Outcome:
-    """Void the hand's result (scorers and admins): the ledger gets the reversal."""
-    return outcomes.void_outcome(subject=_hand_for_cycle(hand), by=by, reason=reason)
-
-
-def correct_hand(*, hand: Hand, by, payload: dict, reason: str) -> Outcome:
-    """Replace the hand's result (scorers and admins): the ledger gets the reversal of the
-    old posting and the new one; the old result is kept."""
-    return outcomes.correct_outcome(
-        subject=_hand_for_cycle(hand), by=by, payload=payload, reason=reason
-    )
-
-
-def confirm_hand(*, hand: Hand, by) -> Outcome:
-    return outcomes.confirm_outcome(subject=_hand_for_cycle(hand), by=by)
-
-
-def dispute_hand(*, hand: Hand, by, reason: str) -> Outcome:
-    return outcomes.dispute_outcome(subject=_hand_for_cycle(hand), by=by, reason=reason)
-
-
-def withdraw_hand(*, hand: Hand, by) -> Outcome:
-    return outcomes.withdraw_outcome(subject=_hand_for_cycle(hand), by=by)
-
-
-def decide_hand(*, hand: Hand, by, uphold: bool, payload: dict | None = None, note: str = ""):
-    return outcomes.decide_outcome(
-        subject=_hand_for_cycle(hand), by=by, uphold=uphold, payload=payload, note=note
-    )

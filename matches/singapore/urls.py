@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from matches.results.views import step
 from matches.singapore import views
 
 app_name = "singapore"
@@ -15,10 +16,16 @@ urlpatterns = [
     path("tables/<int:session_id>/close/", views.close, name="close"),
     path("tables/<int:session_id>/hands/new/", views.new_hand, name="new_hand"),
     path("tables/<int:session_id>/hands/<int:hand_id>/", views.hand, name="hand"),
-    path("tables/<int:session_id>/hands/<int:hand_id>/correct/", views.correct, name="correct"),
+    path(
+        "tables/<int:session_id>/hands/<int:hand_id>/correct/",
+        step,
+        {"page": views.HAND, "step": "correct"},
+        name="correct",
+    ),
     path(
         "tables/<int:session_id>/hands/<int:hand_id>/<slug:step>/",
-        views.hand_step,
+        step,
+        {"page": views.HAND},
         name="hand_step",
     ),
     path("tables/<int:session_id>/sheet/", views.sheet, name="sheet"),

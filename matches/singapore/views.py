@@ -4,14 +4,13 @@ services (the same as the API's), render or redirect."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from clubs.access import club_page
@@ -19,6 +18,9 @@ from clubs.errors import Conflict
 from clubs.models import Player, Role
 from ledger import services as ledger
 from matches.models import Hand, OutcomeStatus, TableSession
+from matches.results import audit, steps
+from matches.results.adapters import actor
+from matches.results.views import Refused, StepPage
 from matches.singapore import services
 from matches.singapore.forms import HandForm, OpenTableForm, card_errors, meld_errors
 from matches.singapore.hands import HandRefused, current_outcome, views_of, with_history
@@ -331,8 +333,8 @@ def hand(request, access, session_id, hand_id):
                 "winner_name": names.get(view.winner_player),
             }
         )
-    me = _my_player(request, access.club)
-    plays = me is not None and me.pk in (found.dealer_id, found.opponent_id)
+    standing = current if current is not None and (current.in_force or current.is_open) else None
+    may = steps.allowed_steps(found, actor(found, request.user, access), standing)
     return render(
         request,
         "matches/singapore/hand.html",
@@ -342,73 +344,14 @@ def hand(request, access, session_id, hand_id):
             "session": session,
             "hand": found,
             "current": current,
-            "history": history,
-            "plays": plays,
-            "audit": [
-                {
-                    "entry": entry,
-                    "what": str(STEPS.get(entry.action, entry.action)),
-                    "status": OutcomeStatus(entry.to_status).label if entry.to_status else "",
-                }
-                for entry in found.audit_entries.select_related("by").order_by("at", "pk")
-            ],
+            "history": audit.history(found),
+            "may": may,
         },
     )
 
 
-STEPS = {
-    "report": pgettext_lazy("a hand", "recorded"),
-    "confirm": pgettext_lazy("a hand", "confirmed"),
-    "dispute": pgettext_lazy("a hand", "disputed"),
-    "withdraw": pgettext_lazy("a hand", "withdrawn"),
-    "decide": pgettext_lazy("a hand", "decided"),
-    "correct": pgettext_lazy("a hand", "corrected"),
-    "void": pgettext_lazy("a hand", "voided"),
-    "out_of_turn": pgettext_lazy("a hand", "allowed out of turn"),
-    "import": pgettext_lazy("a hand", "imported"),
-}
-
-HAND_STEPS = {
-    "confirm": lambda hand, by, post: services.confirm_hand(hand=hand, by=by),
-    "dispute": lambda hand, by, post: services.dispute_hand(
-        hand=hand, by=by, reason=post.get("reason", "")
-    ),
-    "withdraw": lambda hand, by, post: services.withdraw_hand(hand=hand, by=by),
-    "void": lambda hand, by, post: services.void_hand(
-        hand=hand, by=by, reason=post.get("reason", "")
-    ),
-    "uphold": lambda hand, by, post: services.decide_hand(
-        hand=hand, by=by, uphold=True, note=post.get("reason", "")
-    ),
-    "reject": lambda hand, by, post: services.decide_hand(
-        hand=hand, by=by, uphold=False, note=post.get("reason", "")
-    ),
-}
-
-
-@require_POST
-@club_page(at_least=Role.MEMBER)
-def hand_step(request, access, session_id, hand_id, step):
-    session = _session(access, session_id)
-    found = _hand(session, hand_id)
-    call = HAND_STEPS.get(step)
-    if call is None:
-        raise Http404(_("No such step."))
-    try:
-        call(found, request.user, request.POST)
-        messages.success(request, _("Done."))
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-    except Conflict as error:
-        messages.error(request, error.message)
-    return redirect(reverse("singapore:hand", args=[access.club.slug, session.pk, found.pk]))
-
-
-@club_page(at_least=Role.SCORER)
-def correct(request, access, session_id, hand_id):
-    session = _session(access, session_id)
-    found = _hand(session, hand_id)
+def _correction_form(request, session, found: Hand):
+    """The hand form filled with the hand's result in force, for a correction."""
     state = services.table_state(session)
     current = current_outcome(found)
     view = next(v for v in views_of(found) if v.outcome.pk == current.pk)
@@ -429,30 +372,61 @@ def correct(request, access, session_id, hand_id):
     form = _hand_form(
         request, session, state, initial=initial, fixed=[found.dealer, found.opponent]
     )
-    extra = {"state": state, "correcting": found}
-    if request.method != "POST" or not form.is_valid():
-        return _render_hand_form(request, access, session, form, **extra)
-    try:
-        services.correct_hand(
-            hand=found,
-            by=request.user,
-            payload=form.payload(),
-            reason=request.POST.get("reason", ""),
-        )
-    except HandRefused as error:
-        form.add_refusal(error)
-        return _render_hand_form(request, access, session, form, refused=error, **extra)
-    except ValidationError as error:
+    return form, {"state": state, "correcting": found}
+
+
+class HandPage(StepPage):
+    """A hand's result cycle on its page (``matches.results.views.step``); a correction
+    is the hand form again, filled with the result in force."""
+
+    game = "singapore"
+    aliases = {"uphold": ("decide", True), "reject": ("decide", False)}
+    note_field = "reason"
+    form_steps = ("correct",)
+
+    def subject(self, access, *, session_id, hand_id):
+        return _hand(_session(access, session_id), hand_id)
+
+    def url(self, subject):
+        return reverse("singapore:hand", args=[subject.club.slug, subject.session_id, subject.pk])
+
+    def done(self, step, subject):
+        if step == "correct":
+            return _("Hand %(n)s corrected.") % {"n": subject.number}
+        return _("Done.")
+
+    def form(self, request, access, subject, step):
+        form, extra = _correction_form(request, subject.session, subject)
+        return _render_hand_form(request, access, subject.session, form, **extra)
+
+    def payload(self, step, request, access, subject):
+        if step != "correct":
+            return None
+        form, extra = _correction_form(request, subject.session, subject)
+        if not form.is_valid():
+            raise Refused(_render_hand_form(request, access, subject.session, form, **extra))
+        return form.payload()
+
+    def refused(self, request, access, subject, step, error):
+        if step != "correct" or isinstance(error, PermissionDenied):
+            return None
+        session = subject.session
+        form, extra = _correction_form(request, session, subject)
+        form.is_valid()
+        if isinstance(error, HandRefused):
+            form.add_refusal(error)
+            return _render_hand_form(request, access, session, form, refused=error, **extra)
+        if isinstance(error, Conflict):
+            form.add_error(None, error.message)
+            return _render_hand_form(request, access, session, form, conflict=True, **extra)
         if "reason" in getattr(error, "message_dict", {}):
             extra["reason_error"] = error.message_dict["reason"]
         else:
             form.add_refusal(error)
         return _render_hand_form(request, access, session, form, **extra)
-    except Conflict as error:
-        form.add_error(None, error.message)
-        return _render_hand_form(request, access, session, form, conflict=True, **extra)
-    messages.success(request, _("Hand %(n)s corrected.") % {"n": found.number})
-    return redirect(reverse("singapore:hand", args=[access.club.slug, session.pk, found.pk]))
+
+
+HAND = HandPage()
 
 
 # --- The sheet -------------------------------------------------------------------------------

@@ -25,9 +25,10 @@ from clubs.api import ClubSlugField
 from clubs.errors import NOT_FOUND
 from clubs.models import Season
 from clubs.strict import IdFilter, IdList, StrictSerializer, json_parsers
-from matches import outcomes
 from matches.models import OutcomeStatus, SpazzumazzGame, SpazzumazzPlace
+from matches.results.api import result_steps
 from matches.spazzumazz import boards
+from matches.spazzumazz.adapter import SpazzumazzAdapter
 from matches.spazzumazz.services import (
     players_of,
     record_spazzumazz_batch,
@@ -237,7 +238,22 @@ def _payload(data: dict) -> dict:
     return {"finish_order": data["finish_order"]}
 
 
+GameSteps = result_steps(
+    "spazzumazz",
+    # A game is reported as it is entered (POST spazzumazz-games/): every other step here.
+    steps=[step for step in SpazzumazzAdapter.steps if step != "report"],
+    bodies={
+        "dispute": SpazzumazzReasonSerializer,
+        "void": SpazzumazzReasonSerializer,
+        "decide": SpazzumazzDecideSerializer,
+        "correct": SpazzumazzCorrectSerializer,
+    },
+    answer=SpazzumazzGameSerializer,
+)
+
+
 class SpazzumazzGameViewSet(
+    GameSteps,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -313,75 +329,18 @@ class SpazzumazzGameViewSet(
             status=status.HTTP_201_CREATED,
         )
 
-    @extend_schema(request=None, responses=SpazzumazzGameSerializer)
-    @action(detail=True, methods=["post"])
-    def confirm(self, request, pk=None):
-        """Confirm the reported result: another player of the game, a scorer or an admin."""
-        game = self.get_object()
-        outcomes.confirm_outcome(subject=game, by=request.user)
-        return self._show(game)
+    # --- The result cycle's steps (``result_steps``)
 
-    @extend_schema(request=SpazzumazzReasonSerializer, responses=SpazzumazzGameSerializer)
-    @action(detail=True, methods=["post"])
-    def dispute(self, request, pk=None):
-        """Dispute the reported result (with a reason); a scorer or an admin decides."""
-        game = self.get_object()
-        data = SpazzumazzReasonSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        outcomes.dispute_outcome(
-            subject=game, by=request.user, reason=data.validated_data["reason"]
-        )
-        return self._show(game)
+    def step_subject(self, request, pk=None):
+        return self.get_object()
 
-    @extend_schema(request=SpazzumazzDecideSerializer, responses=SpazzumazzGameSerializer)
-    @action(detail=True, methods=["post"])
-    def decide(self, request, pk=None):
-        """Decide a dispute (scorers): uphold the report, or reject it (and enter a result)."""
-        game = self.get_object()
-        data = SpazzumazzDecideSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
-        outcomes.decide_outcome(
-            subject=game,
-            by=request.user,
-            uphold=values["uphold"],
-            payload={"finish_order": values["finish_order"]} if "finish_order" in values else None,
-            note=values.get("note", ""),
-        )
-        return self._show(game)
+    def step_answer(self, subject, step, code=status.HTTP_200_OK):
+        return self._show(subject, code)
 
-    @extend_schema(request=None, responses=SpazzumazzGameSerializer)
-    @action(detail=True, methods=["post"])
-    def withdraw(self, request, pk=None):
-        """The reporter takes back a report nobody has confirmed yet."""
-        game = self.get_object()
-        outcomes.withdraw_outcome(subject=game, by=request.user)
-        return self._show(game)
-
-    @extend_schema(request=SpazzumazzCorrectSerializer, responses=SpazzumazzGameSerializer)
-    @action(detail=True, methods=["post"])
-    def correct(self, request, pk=None):
-        """Correct the result in force (scorers and admins); the old one is kept."""
-        game = self.get_object()
-        data = SpazzumazzCorrectSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        outcomes.correct_outcome(
-            subject=game,
-            by=request.user,
-            reason=data.validated_data["reason"],
-            payload=_payload(data.validated_data),
-        )
-        return self._show(game)
-
-    @extend_schema(request=SpazzumazzReasonSerializer, responses=SpazzumazzGameSerializer)
-    @action(detail=True, methods=["post"])
-    def void(self, request, pk=None):
-        """Void the result in force (scorers and admins): the game no longer counts."""
-        game = self.get_object()
-        data = SpazzumazzReasonSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        outcomes.void_outcome(subject=game, by=request.user, reason=data.validated_data["reason"])
-        return self._show(game)
+    def step_payload(self, step, data, request):
+        if step == "decide":
+            return {"finish_order": data["finish_order"]} if "finish_order" in data else None
+        return _payload(data)
 
 
 def register(router) -> None:

@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 from clubs.errors import not_found
 from clubs.models import Club, Player
 from matches.models import Outcome, SpazzumazzGame, SpazzumazzPlace
-from matches.outcomes import actor, report_outcome
+from matches.results.adapters import actor
+from matches.results.steps import report_outcome
 
 
 def season_of(club: Club, when):

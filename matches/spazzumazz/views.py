@@ -9,18 +9,19 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from clubs.access import club_page
-from clubs.errors import Conflict
 from clubs.models import Role
 from clubs.public_pages import public_page
-from matches import outcomes
 from matches.models import OutcomeStatus, SpazzumazzGame, SpazzumazzPlace
+from matches.results import audit, steps
+from matches.results.adapters import actor
+from matches.results.views import StepPage
 from matches.spazzumazz import boards
+from matches.spazzumazz.payload import ids_of
 from matches.spazzumazz.services import (
     players_of,
     recent_tables,
@@ -28,13 +29,6 @@ from matches.spazzumazz.services import (
     record_spazzumazz_game,
 )
 from rules.spazzumazz import deck_count
-
-
-def _ids(raw: str) -> list[int]:
-    parts = [p for p in (raw or "").replace(" ", "").split(",") if p]
-    if not all(p.isdigit() and len(p) < 19 for p in parts):
-        raise ValidationError({"players": _("List the players' ids, in turn order.")})
-    return [int(p) for p in parts]
 
 
 def _error_messages(request, error: ValidationError) -> None:
@@ -103,7 +97,7 @@ def _record(request, access, players):
             club=club, players=players, by=request.user, record=record
         )
         return [game]
-    orders = [_ids(raw) for raw in request.POST.getlist("order") if raw.strip()]
+    orders = [ids_of(raw) for raw in request.POST.getlist("order") if raw.strip()]
     if not orders:
         raise ValidationError({"order": _("Tap the players in the order they went out.")})
     if len(orders) == 1:
@@ -129,7 +123,7 @@ def new_game(request, access):
     record_errors: list[str] = []
     try:
         if source.get("players"):
-            players = players_of(club, _ids(source["players"]))
+            players = players_of(club, ids_of(source["players"]))
             if len(players) < 2:
                 raise ValidationError({"players": _("A game needs at least two players.")})
         if request.method == "POST":
@@ -173,12 +167,9 @@ def game_detail(request, access, game_id: int):
     game = get_object_or_404(SpazzumazzGame, club=club, pk=game_id)
     places = list(game.places.select_related("player").order_by("turn"))
     by_id = {p.player_id: p.player for p in places}
-    history = list(game.outcomes.order_by("reported_at", "pk"))
     current = game.outcome_in_force() or game.open_outcome()
     order = [by_id[i] for i in current.payload["finish_order"]] if current else []
-    plays = request.user.is_authenticated and any(
-        p.player.user_id == request.user.pk for p in places
-    )
+    may = steps.allowed_steps(game, actor(game, request.user, access), current)
     return render(
         request,
         "matches/spazzumazz/game.html",
@@ -190,67 +181,34 @@ def game_detail(request, access, game_id: int):
             "decks": deck_count(len(places)) if len(places) >= 2 else None,
             "current": current,
             "order": order,
-            "trail": game.audit_entries.select_related("by").order_by("at", "pk"),
-            "history": history,
-            "can_confirm": current is not None
-            and current.status == OutcomeStatus.REPORTED
-            and current.reported_by_id != request.user.pk
-            and (plays or access.is_scorer),
-            "can_dispute": current is not None
-            and current.status == OutcomeStatus.REPORTED
-            and current.reported_by_id != request.user.pk
-            and (plays or access.is_scorer),
-            "can_withdraw": current is not None
-            and current.status == OutcomeStatus.REPORTED
-            and current.reported_by_id == request.user.pk,
-            "can_decide": current is not None
-            and current.status == OutcomeStatus.DISPUTED
-            and access.is_scorer,
-            "can_correct": current is not None and current.in_force and access.is_scorer,
-            "can_report": current is None and (plays or access.is_scorer),
+            "history": audit.history(game),
+            **{f"can_{step}": step in may for step in GAME.adapter.steps},
         },
     )
 
 
-STEPS = {"confirm", "dispute", "withdraw", "decide", "correct", "void", "report"}
+class GamePage(StepPage):
+    """A game's result cycle on its page (``matches.results.views.step``): the finishing
+    order is the tapped players' ids, ``order``."""
+
+    game = "spazzumazz"
+    note_field = "reason"
+
+    def subject(self, access, *, game_id):
+        return get_object_or_404(SpazzumazzGame, club=access.club, pk=game_id)
+
+    def url(self, subject):
+        return reverse("spazzumazz:game", kwargs={"slug": subject.club.slug, "game_id": subject.pk})
+
+    def done(self, step, subject):
+        return _("Done.")
+
+    def payload(self, step, request, access, subject):
+        raw = request.POST.get("order")
+        order = ids_of(raw) if raw else None
+        if step == "decide" and order is None:
+            return None
+        return {"finish_order": order}
 
 
-@require_POST
-@club_page(at_least=Role.MEMBER)
-def game_step(request, access, game_id: int, step: str):
-    """One step of the result cycle, from the game's page (the services check who may)."""
-    club = access.club
-    if step not in STEPS:
-        raise Http404(_("No such step."))
-    game = get_object_or_404(SpazzumazzGame, club=club, pk=game_id)
-    reason = request.POST.get("reason", "")
-    try:
-        order = _ids(request.POST["order"]) if request.POST.get("order") else None
-        if step == "confirm":
-            outcomes.confirm_outcome(subject=game, by=request.user)
-        elif step == "dispute":
-            outcomes.dispute_outcome(subject=game, by=request.user, reason=reason)
-        elif step == "withdraw":
-            outcomes.withdraw_outcome(subject=game, by=request.user)
-        elif step == "decide":
-            outcomes.decide_outcome(
-                subject=game,
-                by=request.user,
-                uphold=request.POST.get("uphold") == "yes",
-                payload={"finish_order": order} if order else None,
-                note=reason,
-            )
-        elif step == "correct":
-            outcomes.correct_outcome(
-                subject=game, by=request.user, reason=reason, payload={"finish_order": order}
-            )
-        elif step == "void":
-            outcomes.void_outcome(subject=game, by=request.user, reason=reason)
-        else:
-            outcomes.report_outcome(subject=game, by=request.user, payload={"finish_order": order})
-        messages.success(request, _("Done."))
-    except ValidationError as error:
-        _error_messages(request, error)
-    except Conflict as error:
-        messages.error(request, error.message)
-    return redirect("spazzumazz:game", slug=club.slug, game_id=game.pk)
+GAME = GamePage()

@@ -33,7 +33,9 @@ from matches.models.sputo import (
     TournamentStatus,
     Variant,
 )
+from matches.results.api import result_steps
 from matches.sputo import reads, services
+from matches.sputo.adapter import SputoAdapter
 from matches.sputo.results import KEYS as RESULT_KEYS
 from rules.sputo import LAYOUT_TOTALS, OPTION_NAMES
 
@@ -368,15 +370,6 @@ class TournamentFilter(filters.FilterSet):
         fields = ["club__slug", "status", "season"]
 
 
-def _body(request, serializer_class, context=None) -> dict:
-    """The request's body, checked by ``serializer_class`` (a 400 naming the field); the
-    services read the result's keys as sent and check it against the match."""
-    serializer_class(data=request.data, context=context or {"request": request}).is_valid(
-        raise_exception=True
-    )
-    return dict(request.data)
-
-
 # --- Viewsets --------------------------------------------------------------------------------
 
 # The wrong moment: entries closed, check-in not open, a move the tournament cannot make,
@@ -500,18 +493,51 @@ def _player(tournament, player_id) -> Player:
     return player
 
 
-class TournamentMatchViewSet(ClubAccessMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """A match of a tournament, and the result cycle's steps on it."""
+CORRECTION_ANSWER = OpenApiResponse(
+    response=inline_serializer(
+        "CorrectionAnswer",
+        {
+            "match": MatchSerializer(required=False),
+            "preview": serializers.JSONField(required=False),
+        },
+    ),
+    description=gettext_lazy(
+        "With preview: what would change (the match's result, seats, flags, reports set "
+        "aside, the tournament's status and standings); without: the corrected match."
+    ),
+)
+
+MatchSteps = result_steps(
+    "sputo",
+    steps=SputoAdapter.steps,
+    bodies={
+        "report": ResultSerializer,
+        "dispute": DisputeSerializer,
+        "decide": DecideSerializer,
+        "correct": CorrectSerializer,
+    },
+    answer=MatchSerializer,
+    answers={"correct": {200: CORRECTION_ANSWER}},
+    notes={
+        "report": "A log the rules engine refuses is a 400 naming ``games``, the game's "
+        "number first and the event index as ``at``.",
+        "correct": 'With ``"preview": true`` nothing changes and the answer lists what would '
+        "(later rounds re-seated, matches flagged, the standings).",
+    },
+)
+
+
+class TournamentMatchViewSet(
+    ClubAccessMixin, MatchSteps, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    """A match of a tournament, and the result cycle's steps on it (``matches.results``)."""
 
     model = TournamentMatch
     queryset = TournamentMatch.objects.none()  # the schema's model; get_queryset filters
     serializer_class = MatchSerializer
     filter_backends: list = []
     parser_classes = json_parsers()  # games are a list of objects: JSON, not a form
-    api_errors = {
-        action: CONFLICTS
-        for action in ("report", "confirm", "dispute", "withdraw", "decide", "correct", "resolve")
-    }
+    api_errors = {action: CONFLICTS for action in (*SputoAdapter.steps, "resolve")}
 
     def get_queryset(self):
         return (
@@ -523,11 +549,7 @@ class TournamentMatchViewSet(ClubAccessMixin, mixins.RetrieveModelMixin, viewset
         )
 
     def role_to_write(self, obj) -> str | None:
-        return {
-            "decide": Role.SCORER,
-            "correct": Role.ADMIN,
-            "resolve": Role.ADMIN,
-        }.get(self.action, Role.MEMBER)
+        return self.step_role(self.action)
 
     def _answer(self, match, code=status.HTTP_200_OK):
         match = self.get_queryset().get(pk=match.pk)
@@ -539,90 +561,22 @@ class TournamentMatchViewSet(ClubAccessMixin, mixins.RetrieveModelMixin, viewset
     def retrieve(self, request, *args, **kwargs):
         return self._answer(self.get_object())
 
-    @extend_schema(request=ResultSerializer, responses={201: MatchSerializer})
-    @action(detail=True, methods=["post"])
-    def report(self, request, pk=None):
-        """Report the result (a player of the match, a scorer or an admin; a scorer's or an
-        admin's report is in force at once). A log the rules engine refuses is a 400 naming
-        ``games``, with the engine's code and where (the event index), the game's number
-        first."""
-        match = self.get_object()
-        payload = _body(request, ResultSerializer)
-        services.report_match(match=match, payload=payload, by=request.user)
-        return self._answer(match, status.HTTP_201_CREATED)
+    # --- The result cycle's steps (``result_steps``): how this game's bodies read
 
-    @extend_schema(request=None, responses=MatchSerializer)
-    @action(detail=True, methods=["post"])
-    def confirm(self, request, pk=None):
-        """Confirm the reported result (the other player, a scorer or an admin)."""
-        match = self.get_object()
-        services.confirm_match(match=match, by=request.user)
-        return self._answer(match)
+    def step_subject(self, request, **kwargs):
+        return self.get_object()
 
-    @extend_schema(request=DisputeSerializer, responses=MatchSerializer)
-    @action(detail=True, methods=["post"])
-    def dispute(self, request, pk=None):
-        """Dispute the reported result, saying why; a scorer or an admin decides."""
-        match = self.get_object()
-        reason = _body(request, DisputeSerializer)["reason"]
-        services.dispute_match(match=match, by=request.user, reason=reason)
-        return self._answer(match)
+    def step_answer(self, subject, step, code=status.HTTP_200_OK):
+        answer = self._answer(subject, code)
+        return Response({"match": answer.data}) if step == "correct" else answer
 
-    @extend_schema(request=None, responses=MatchSerializer)
-    @action(detail=True, methods=["post"])
-    def withdraw(self, request, pk=None):
-        """Take back your own report, before anyone confirms it."""
-        match = self.get_object()
-        services.withdraw_report(match=match, by=request.user)
-        return self._answer(match)
-
-    @extend_schema(request=DecideSerializer, responses=MatchSerializer)
-    @action(detail=True, methods=["post"])
-    def decide(self, request, pk=None):
-        """Decide a dispute (scorers and admins): uphold the report, or reject it and give
-        the result."""
-        match = self.get_object()
-        body = _body(request, DecideSerializer)
-        uphold = body.pop("uphold")
-        note = body.pop("note", "") or ""
-        result = {k: v for k, v in body.items() if v is not None} or None
-        services.decide_match(
-            match=match, by=request.user, uphold=uphold, payload=result, note=note
-        )
-        return self._answer(match)
-
-    @extend_schema(
-        request=CorrectSerializer,
-        responses={
-            200: OpenApiResponse(
-                response=inline_serializer(
-                    "CorrectionAnswer",
-                    {
-                        "match": MatchSerializer(required=False),
-                        "preview": serializers.JSONField(required=False),
-                    },
-                ),
-                description=gettext_lazy(
-                    "With preview: what would change (the match's result, seats, flags, "
-                    "reports set aside, the tournament's status and standings); without: "
-                    "the corrected match."
-                ),
-            )
-        },
-    )
-    @action(detail=True, methods=["post"])
-    def correct(self, request, pk=None):
-        """Correct the result in force (admins). With ``"preview": true`` nothing changes
-        and the answer lists what would."""
-        match = self.get_object()
-        body = _body(request, CorrectSerializer)
-        preview = body.pop("preview", False)
-        reason = body.pop("reason", "")
-        if preview:
-            answer = services.preview_correction(match=match, by=request.user, payload=body)
-            return Response({"preview": answer})
-        services.correct_match(match=match, by=request.user, payload=body, reason=reason)
-        return Response({"match": self._answer(match).data})
+    def step_payload(self, step, data, request):
+        # The result's keys as sent: the cycle checks them against the match.
+        body = {k: v for k, v in request.data.items() if k not in ("uphold", "note", "reason")}
+        body.pop("preview", None)
+        if step == "decide":
+            return {k: v for k, v in body.items() if v is not None} or None
+        return body
 
     @extend_schema(request=ResolveSerializer, responses=MatchSerializer)
     @action(detail=True, methods=["post"])

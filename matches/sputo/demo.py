@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from clubs.models import Club
 from matches.models import TournamentMatch
+from matches.results import steps
 from matches.sputo import services
 from matches.sputo.tasks import recompute_from_scratch
 from rules.bots import sputo as bot
@@ -106,13 +107,13 @@ def build_tournaments(club: Club, *, admin, scorer, rng: random.Random, now=None
             minute += 20
             at = started + timedelta(minutes=minute)
             if not walkover_done and match.round == 1:
-                services.report_match(
-                    match=match, payload={"walkover": match.player_a_id}, by=scorer, at=at
+                steps.report_outcome(
+                    subject=match, payload={"walkover": match.player_a_id}, by=scorer, at=at
                 )
                 walkover_done = True
                 continue
-            services.report_match(
-                match=match, payload={"games": _games(rng, match)}, by=scorer, at=at
+            steps.report_outcome(
+                subject=match, payload={"games": _games(rng, match)}, by=scorer, at=at
             )
     # A correction: the scorer had the cards left wrong in a first-round game.
     first = next(
@@ -126,8 +127,8 @@ def build_tournaments(club: Club, *, admin, scorer, rng: random.Random, now=None
         {"winner": g["winner"], "cards_left": max(1, g["cards_left"] - 1)}
         for g in outcome.payload["games"]
     ]
-    services.correct_match(
-        match=first,
+    steps.correct_outcome(
+        subject=first,
         by=admin,
         payload={"games": games},
         reason="Carte rimaste trascritte male: una in meno",
@@ -147,14 +148,14 @@ def build_tournaments(club: Club, *, admin, scorer, rng: random.Random, now=None
     )
     first_round = _ready(running)
     for n, match in enumerate(first_round[:3]):
-        services.report_match(
-            match=match,
+        steps.report_outcome(
+            subject=match,
             payload={"games": _games(rng, match)},
             by=scorer,
             at=tonight + timedelta(minutes=15 * (n + 1)),
         )
     waiting = first_round[3]
     games = _games(rng, waiting)
-    services.report_match(match=waiting, payload={"games": games}, by=waiting.player_a.user)
+    steps.report_outcome(subject=waiting, payload={"games": games}, by=waiting.player_a.user)
 
     recompute_from_scratch(club.pk)

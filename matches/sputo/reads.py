@@ -37,36 +37,6 @@ STATUS_LABELS = {
     Status.NEEDS_ADMIN: gettext_lazy("Needs an admin"),
 }
 
-ACTION_LABELS = {
-    "report": gettext_lazy("Result reported"),
-    "confirm": gettext_lazy("Confirmed"),
-    "dispute": gettext_lazy("Disputed"),
-    "decide": gettext_lazy("Dispute decided"),
-    "withdraw": gettext_lazy("Report withdrawn"),
-    "correct": gettext_lazy("Corrected"),
-    "void": gettext_lazy("Voided"),
-    "bracket": gettext_lazy("Bracket updated"),
-    "moved": gettext_lazy("Players changed by a correction"),
-    "set_aside": gettext_lazy("Report set aside by a correction"),
-    "reseat": gettext_lazy("Players put right by an admin"),
-}
-
-
-def history(match: TournamentMatch) -> list[dict]:
-    """The match's audit trail, in words."""
-    statuses = dict(OutcomeStatus.choices)
-    return [
-        {
-            "at": e.at,
-            "what": ACTION_LABELS.get(e.action, e.action),
-            "status": "" if e.action == "correct" else statuses.get(e.to_status, ""),
-            "by": e.by.get_username() if e.by else "",
-            "note": e.note,
-        }
-        for e in match.audit_entries.select_related("by").order_by("at", "pk")
-    ]
-
-
 def match_status(match: TournamentMatch, open_status: str | None) -> str:
     if match.result == bracket.BYE:
         return Status.BYE

@@ -14,12 +14,14 @@ What is stored (the outcome's payload) is the canonical form in ``matches.models
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from collections.abc import Callable
+
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from clubs.access import access_club
 from clubs.rule_errors import message_of, restated
-from matches.models.outcomes import CheckedOutcome, CheckedRecord
+from matches.results.adapters import CheckedOutcome, CheckedRecord
+from matches.results.records import check_game_record
 from matches.sputo import bracket
 from rules.sputo import LAYOUT_TOTALS
 
@@ -46,9 +48,11 @@ def _game_error(n: int, message: str) -> ValidationError:
     return ValidationError({"games": [_("Game %(n)s: %(message)s") % {"n": n, "message": message}]})
 
 
-def check_match_result(match, payload, *, by) -> CheckedOutcome:
+def check_match_result(match, payload, *, require: Callable[[str], None]) -> CheckedOutcome:
     """The canonical payload and the game records of ``payload`` for ``match``, or a
-    ``ValidationError`` naming the field."""
+    ``ValidationError`` naming the field. ``require(step)`` refuses (a 403) unless the
+    person reporting may take that row of the game's roles table (``double_forfeit``,
+    ``award``)."""
     if not isinstance(payload, dict) or not any(payload.get(k) is not None for k in KEYS):
         raise ValidationError(
             {"games": [_("Give the games, or a walkover, a retirement or a double forfeit.")]}
@@ -72,8 +76,7 @@ def check_match_result(match, payload, *, by) -> CheckedOutcome:
             raise ValidationError({"double_forfeit": [_("Must be true.")]})
         if payload.get("games"):
             raise ValidationError({"games": [_("A double forfeit has no games.")]})
-        if not access_club(by, match.club).is_scorer:
-            raise PermissionDenied(_("Only a scorer or an admin records a double forfeit."))
+        require("double_forfeit")
         return CheckedOutcome(
             payload={"result": bracket.DOUBLE_FORFEIT, "winner": None, "games": []}
         )
@@ -82,8 +85,8 @@ def check_match_result(match, payload, *, by) -> CheckedOutcome:
         winner = player_field(field)
         if payload.get("games"):
             raise ValidationError({"games": [_("A walkover has no games.")]})
-        if field == "awarded" and not access_club(by, match.club).is_admin:
-            raise PermissionDenied(_("Only an admin awards a match."))
+        if field == "awarded":
+            require("award")
         result = bracket.WALKOVER if field == "walkover" else bracket.AWARDED
         return CheckedOutcome(payload={"result": result, "winner": winner, "games": []})
 
@@ -137,8 +140,6 @@ def check_match_result(match, payload, *, by) -> CheckedOutcome:
 
 def _check_game(match, n: int, game, names: dict[int, str]) -> tuple[int, int, dict]:
     """One game: ``(winner id, loser's cards left, the record to store)``."""
-    from matches.services import check_game_record
-
     tournament = match.tournament
     if not isinstance(game, dict):
         raise _game_error(n, _("a game is a JSON object."))

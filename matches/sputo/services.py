@@ -3,7 +3,7 @@
 The life cycle: draft -> registration -> check-in -> running (the draw) -> finished, or
 cancelled. Entrants come and go before the draw; the draw seeds them, drops whoever did not
 check in (when check-in was opened) and creates every match in a constant number of
-queries. Results go through the shared result cycle (``matches.outcomes``); what a result
+queries. Results go through the shared result cycle (``matches.results``); what a result
 changes in the bracket is planned by ``matches.sputo.bracket.settle`` and written here, the
 same plan a correction's preview shows.
 """
@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from clubs.access import access_club
 from clubs.errors import Conflict, not_found
 from clubs.models import Club, Player, Role
-from matches import boards, outcomes
+from matches import boards
 from matches.models import AuditEntry, Outcome, OutcomeStatus, PlayerRating
 from matches.models.sputo import (
     BEFORE_DRAW,
@@ -34,6 +34,8 @@ from matches.models.sputo import (
     TournamentStatus,
     Variant,
 )
+from matches.results import steps
+from matches.results.adapters import adapter_for
 from matches.sputo import bracket
 from rules.errors import RulesError
 from rules.sputo import Options
@@ -102,7 +104,7 @@ def _clean(values: dict, *, club: Club) -> dict:
 
 
 def _audit_tournament(tournament: Tournament, *, action: str, by, note="", data=None) -> None:
-    outcomes.audit(tournament, action=action, by=by, note=note, data=data)
+    steps.audit(tournament, action=action, by=by, note=note, data=data)
 
 
 @transaction.atomic
@@ -575,47 +577,6 @@ def _queue_ratings(club_id: int) -> None:
     update_sputo_ratings.delay_on_commit(club_id=club_id)
 
 
-# --- Reporting, for the pages and the API ---------------------------------------------------
-
-
-def _ready(match: TournamentMatch) -> TournamentMatch:
-    return TournamentMatch.objects.select_related(
-        "tournament", "club", "player_a", "player_b", "tournament__house_rules"
-    ).get(pk=match.pk)
-
-
-def report_match(*, match: TournamentMatch, payload: dict, by, at=None) -> Outcome:
-    return outcomes.report_outcome(subject=_ready(match), payload=payload, by=by, at=at)
-
-
-def confirm_match(*, match: TournamentMatch, by) -> Outcome:
-    return outcomes.confirm_outcome(subject=_ready(match), by=by)
-
-
-def dispute_match(*, match: TournamentMatch, by, reason: str) -> Outcome:
-    return outcomes.dispute_outcome(subject=_ready(match), by=by, reason=reason)
-
-
-def withdraw_report(*, match: TournamentMatch, by) -> Outcome:
-    return outcomes.withdraw_outcome(subject=_ready(match), by=by)
-
-
-def decide_match(
-    *, match: TournamentMatch, by, uphold: bool, payload=None, note=""
-) -> Outcome | None:
-    return outcomes.decide_outcome(
-        subject=_ready(match), by=by, uphold=uphold, payload=payload, note=note
-    )
-
-
-def correct_match(*, match: TournamentMatch, by, payload: dict, reason: str) -> Outcome:
-    return outcomes.correct_outcome(subject=_ready(match), by=by, payload=payload, reason=reason)
-
-
-def preview_correction(*, match: TournamentMatch, by, payload: dict) -> dict:
-    return outcomes.preview_correct_outcome(subject=_ready(match), by=by, payload=payload)
-
-
 def expected_seats(match: TournamentMatch) -> tuple[int | None, int | None]:
     """Who the bracket says should sit in ``match`` now."""
     tournament = match.tournament
@@ -637,14 +598,14 @@ def resolve_match(
     """An admin resolves a flagged match: ``replay`` (its result is voided and the right
     players play it) or ``award`` (the right players are seated and ``winner`` is given
     the match)."""
-    access_club(by, match.club, at_least=Role.ADMIN)
-    match = _ready(match)
-    match = match.locked()
+    adapter = adapter_for(match)
+    steps.require("resolve", steps.actor(match, by), match)
+    match = adapter.lock(match)
     if not match.needs_resolution:
         raise Conflict(_("This match does not need resolving."))
     reason = " ".join(str(reason or "").split()) or _("Resolved after a correction.")
     if action == "replay":
-        outcomes.void_outcome(subject=_ready(match), by=by, reason=reason)
+        steps.void_outcome(subject=match, by=by, reason=reason, step="resolve")
     elif action == "award":
         a, b = expected_seats(match)
         if winner not in (a, b) or winner is None:
@@ -654,12 +615,16 @@ def resolve_match(
         match.needs_resolution = False
         match.winner_id = None
         match.save(update_fields=["player_a", "player_b", "needs_resolution", "winner"])
-        outcomes.audit(
+        steps.audit(
             match, action="reseat", by=by, note=reason, data={"before": before, "after": [a, b]}
         )
-        outcomes.correct_outcome(
-            subject=_ready(match), by=by, payload={"awarded": winner}, reason=reason
+        steps.correct_outcome(
+            subject=adapter.load(match),
+            by=by,
+            payload={"awarded": winner},
+            reason=reason,
+            step="resolve",
         )
     else:
         raise ValidationError({"action": _("Choose replay or award.")})
-    return _ready(match)
+    return adapter.load(match)

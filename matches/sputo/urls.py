@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from matches.results.views import step
 from matches.sputo import views
 
 app_name = "sputo"
@@ -19,7 +20,13 @@ urlpatterns = [
     path(f"{T}check-in/", views.check_in, name="check_in"),
     path(f"{T}draw/", views.draw, name="draw"),
     path(f"{T}matches/<int:match_id>/", views.match_page, name="match"),
-    path(f"{T}matches/<int:match_id>/<str:step>/", views.match_step, name="match_step"),
+    path(f"{T}matches/<int:match_id>/resolve/", views.resolve, name="resolve"),
+    path(
+        f"{T}matches/<int:match_id>/<str:step>/",
+        step,
+        {"page": views.MATCH},
+        name="match_step",
+    ),
     path("calendar/", views.calendar_page, name="calendar"),
     path("calendar/<str:token>/matches.ics", views.my_calendar, name="my_calendar"),
     path("calendar/<str:token>/clubs/<slug:slug>.ics", views.club_calendar, name="club_calendar"),

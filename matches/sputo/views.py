@@ -19,6 +19,10 @@ from clubs.access import access_club, club_page
 from clubs.errors import Conflict
 from clubs.models import Player, Role
 from matches.models.sputo import CalendarFeed, Tournament, TournamentMatch, TournamentStatus
+from matches.results import audit, steps
+from matches.results.adapters import actor
+from matches.results.audit import reported_by
+from matches.results.views import Refused, StepPage
 from matches.sputo import calendar, reads, services
 from matches.sputo.forms import ResultForm, TournamentForm
 
@@ -261,9 +265,9 @@ def _match_context(request, access, match, **extra):
     match.open_outcome = opened
     match.status = reads.match_status(match, opened.status if opened else None)
     ready = match.player_a_id and match.player_b_id
-    me = reads.my_player(request.user, access.club)
-    plays = me is not None and me.pk in (match.player_a_id, match.player_b_id)
     in_force = match.outcome_in_force()
+    who = actor(match, request.user, access)
+    may = steps.allowed_steps(match, who, in_force or opened)
     context = {
         "club": access.club,
         "access": access,
@@ -271,24 +275,22 @@ def _match_context(request, access, match, **extra):
         "match": match,
         "in_force": in_force,
         "pending": opened,
-        "plays": plays,
-        "mine_to_confirm": opened is not None
-        and opened.status == "reported"
-        and opened.reported_by_id != request.user.pk
-        and (plays or access.is_scorer),
-        "audit": reads.history(match),
+        "pending_by": reported_by(opened),
+        "may": may,
+        "may_resolve": match.needs_resolution and MATCH.adapter.who("resolve").allows(who),
+        "history": audit.history(match),
         "status_label": reads.STATUS_LABELS.get(match.status, match.status),
         "pending_winner": _name_of(match, opened.payload.get("winner")) if opened else None,
     }
-    if ready and not match.result and opened is None and (plays or access.is_scorer):
+    if ready and not match.result and "report" in may:
         context["form"] = ResultForm(match=match)
-    if access.is_scorer and opened is not None and opened.status == "disputed":
+    if "decide" in may:
         context["decide_form"] = ResultForm(match=match, prefix="decide") if ready else None
-    if access.is_admin and in_force is not None and ready:
+    if ready and "correct" in may:
         context["correct_form"] = extra.pop("correct_form", None) or ResultForm(
             match=match, prefix="correct"
         )
-    if access.is_admin and match.needs_resolution:
+    if context["may_resolve"]:
         a, b = services.expected_seats(match)
         context["award_to"] = Player.objects.filter(pk__in=[p for p in (a, b) if p])
     context.update(extra)
@@ -301,108 +303,69 @@ def match_page(request, access, tournament_id, match_id):
     return render(request, "matches/sputo/match.html", _match_context(request, access, match))
 
 
-STEPS = {"report", "confirm", "dispute", "withdraw", "decide", "correct", "resolve"}
+class MatchPage(StepPage):
+    """A match's result cycle on its page (``matches.results.views.step``): the result
+    form, and a correction previewed before it is applied."""
+
+    game = "sputo"
+    previews_corrections = True
+
+    def subject(self, access, *, tournament_id, match_id):
+        return _match(access, tournament_id, match_id)
+
+    def payload(self, step, request, access, subject):
+        post = request.POST
+        if step == "decide":
+            form = ResultForm(post, match=subject, prefix="decide")
+            return form.payload() if form.is_valid() and post.get("decide-winner_1") else None
+        prefix = "correct" if step == "correct" else None
+        form = ResultForm(post, match=subject, prefix=prefix)
+        if not form.is_valid():
+            shown = {"correct_form" if prefix else "form": form}
+            context = _match_context(request, access, subject, **shown)
+            raise Refused(render(request, "matches/sputo/match.html", context, status=400))
+        return form.payload()
+
+    def preview(self, request, access, subject, payload, preview):
+        context = _match_context(
+            request,
+            access,
+            subject,
+            correct_form=ResultForm(request.POST, match=subject, prefix="correct"),
+            preview=_readable(preview),
+            preview_payload=json.dumps(payload),
+            reason=request.POST.get("reason", ""),
+        )
+        return render(request, "matches/sputo/match.html", context)
+
+    def done(self, step, subject):
+        if step == "correct":
+            return _("Result corrected; the bracket follows.")
+        return super().done(step, subject)
+
+
+MATCH = MatchPage()
 
 
 @require_POST
-@club_page(at_least=Role.MEMBER)
-def match_step(request, access, tournament_id, match_id, step):
+@club_page(at_least=Role.ADMIN)
+def resolve(request, access, tournament_id, match_id):
+    """An admin resolves a match a correction flagged: replay it, or award it."""
     match = _match(access, tournament_id, match_id)
-    if step not in STEPS:
-        raise Http404
-    by, post = request.user, request.POST
-    try:
-        if step == "report":
-            form = ResultForm(post, match=match)
-            if not form.is_valid():
-                return render(
-                    request,
-                    "matches/sputo/match.html",
-                    _match_context(request, access, match, form=form),
-                    status=400,
-                )
-            services.report_match(match=match, payload=form.payload(), by=by)
-            messages.success(request, _("Result reported."))
-        elif step == "confirm":
-            services.confirm_match(match=match, by=by)
-            messages.success(request, _("Result confirmed."))
-        elif step == "dispute":
-            services.dispute_match(match=match, by=by, reason=post.get("reason", ""))
-            messages.success(request, _("Result disputed: a scorer or an admin will decide."))
-        elif step == "withdraw":
-            services.withdraw_report(match=match, by=by)
-            messages.success(request, _("Report withdrawn."))
-        elif step == "decide":
-            access.require(Role.SCORER)
-            if post.get("uphold") == "yes":
-                services.decide_match(match=match, by=by, uphold=True, note=post.get("note", ""))
-            else:
-                form = ResultForm(post, match=match, prefix="decide")
-                payload = (
-                    form.payload() if form.is_valid() and post.get("decide-winner_1") else None
-                )
-                services.decide_match(
-                    match=match, by=by, uphold=False, payload=payload, note=post.get("note", "")
-                )
-            messages.success(request, _("Dispute decided."))
-        elif step == "correct":
-            access.require(Role.ADMIN)
-            return _correct(request, access, match)
-        elif step == "resolve":
-            access.require(Role.ADMIN)
-            winner = post.get("winner")
-            services.resolve_match(
-                match=match,
-                by=by,
-                action=post.get("action", ""),
-                winner=int(winner) if winner and winner.isdigit() else None,
-                reason=post.get("reason", ""),
-            )
-            messages.success(request, _("Match resolved."))
-    except (ValidationError, Conflict) as error:
-        _errors(request, error)
-    return redirect(match)
-
-
-def _correct(request, access, match):
-    """Preview first (nothing changes), then apply exactly what was shown."""
     post = request.POST
-    if post.get("payload"):
-        try:
-            payload = json.loads(post["payload"])
-        except ValueError:
-            payload = None
-        if not isinstance(payload, dict):
-            messages.error(request, _("The correction was lost; start again."))
-            return redirect(match)
-        services.correct_match(
-            match=match, by=request.user, payload=payload, reason=post.get("reason", "")
-        )
-        messages.success(request, _("Result corrected; the bracket follows."))
-        return redirect(match)
-    form = ResultForm(post, match=match, prefix="correct")
-    if not form.is_valid():
-        return render(
-            request,
-            "matches/sputo/match.html",
-            _match_context(request, access, match, correct_form=form),
-            status=400,
-        )
-    payload = form.payload()
-    preview = services.preview_correction(match=match, by=request.user, payload=payload)
-    return render(
+    winner = post.get("winner")
+    _act(
         request,
-        "matches/sputo/match.html",
-        _match_context(
-            request,
-            access,
-            match,
-            correct_form=form,
-            preview=_readable(preview),
-            preview_payload=json.dumps(payload),
+        lambda: services.resolve_match(
+            match=match,
+            by=request.user,
+            action=post.get("action", ""),
+            winner=int(winner) if winner and winner.isdigit() else None,
             reason=post.get("reason", ""),
         ),
+        _("Match resolved."),
     )
+    return redirect(match)
 
 
 def _readable(preview: dict) -> dict:

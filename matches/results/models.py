@@ -1,9 +1,12 @@
-"""The result cycle shared by the three games: outcomes and their audit trail.
+"""The result cycle's rows, shared by every game: outcomes, their audit trail, and the
+checked records (``GameRecord``) with their seats.
 
 A *subject* is whatever gets a result: a Sputo tournament match, a Singapore hand, a
-Spazz'u'mazz game. Its models inherit :class:`OutcomeSubject`. An :class:`Outcome` is one
-result reported for a subject; the services in ``matches.outcomes`` move it through its
-states, each step under a lock on the subject and written to the :class:`AuditEntry` trail:
+Spazz'u'mazz game. Its model inherits :class:`OutcomeSubject` (fields and reads only); how
+the cycle reaches the game is the game's adapter (``matches.results.adapters``). An
+:class:`Outcome` is one result reported for a subject; the steps in
+``matches.results.steps`` move it through its states, each under a lock on the subject and
+written to the :class:`AuditEntry` trail:
 
     reported --confirm--> confirmed (in force)
     reported --dispute--> disputed --decide--> confirmed | rejected (or a new confirmed one)
@@ -17,9 +20,6 @@ in force for one subject impossible (and two open ones: reported or disputed).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar
-
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey, GenericRelation
 from django.contrib.contenttypes.models import ContentType
@@ -28,7 +28,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, ClubOwnedQuerySet, Player, Role
+from clubs.merge_policy import Move
+from clubs.models import Club, ClubOwnedQuerySet, Game, HouseRuleSet, Player, Season
 
 
 class OutcomeStatus(models.TextChoices):
@@ -167,85 +168,124 @@ class AuditEntry(models.Model):
         return f"{self.action} {self.from_status}->{self.to_status} ({self.at:%Y-%m-%d %H:%M})"
 
 
-@dataclass
-class CheckedRecord:
-    """A record the rules engine will check, and the club player behind each of its names.
-
-    A subject that has already checked the record (with its house rules in ``record``)
-    passes the engine's ``result`` on, and it is stored without a second check."""
-
-    record: dict
-    players: dict[str, Player]
-    result: dict | None = None
-
-
-@dataclass
-class CheckedOutcome:
-    """A subject's verdict on a reported result: the canonical payload, the records to
-    store as ``GameRecord``s (checked by the engine when stored), and details to keep."""
-
-    payload: dict
-    records: list[CheckedRecord] = field(default_factory=list)
-    detail: dict = field(default_factory=dict)
-
-
 class OutcomeSubject(models.Model):
-    """What a model implements to go through the result cycle (``matches.outcomes``).
-
-    The services call these hooks under a lock on the subject's row, inside the
-    transaction of the step; raising ``ValidationError`` (a 400) or ``OutcomeConflict``
-    (a 409) undoes the whole step.
-    """
+    """A model whose rows go through the result cycle: its outcomes and audit trail. How
+    the cycle reaches the game (locking, players, checking a payload, what a result in
+    force changes) is the game's adapter, registered in ``matches.results.adapters``."""
 
     outcomes = GenericRelation(Outcome)
     audit_entries = GenericRelation(AuditEntry)
 
-    # Who may correct or void a result in force, at least.
-    correct_role: ClassVar[str] = Role.ADMIN
-
     class Meta:
         abstract = True
-
-    # --- Hooks ---------------------------------------------------------------------------
-
-    def locked(self):
-        """This subject's row again, locked for one step of the cycle (``select_for_update``).
-        A subject whose steps also write other rows (a bracket's later matches) locks what
-        those steps share first, in the same order every time."""
-        return type(self)._default_manager.select_for_update().get(pk=self.pk)
-
-    def outcome_players(self) -> list[Player]:
-        """The players of this game: each may report; another may confirm."""
-        raise NotImplementedError
-
-    def ready_for_outcome(self) -> None:
-        """Raise ``OutcomeConflict`` when no result can be reported now (players unknown,
-        the event not running...)."""
-
-    def check_outcome(self, payload: dict, *, by) -> CheckedOutcome:
-        """Validate a reported result (``ValidationError`` naming the field otherwise)."""
-        raise NotImplementedError
-
-    def outcome_applied(self, outcome: Outcome, *, previous: Outcome | None, by) -> None:
-        """``outcome`` came into force (``previous`` is the one a correction replaced)."""
-
-    def outcome_withdrawn(self, outcome: Outcome, *, by) -> None:
-        """``outcome`` was voided: undo its effects."""
-
-    def preview_correction(self, checked: CheckedOutcome, *, by) -> dict:
-        """What correcting the result in force to ``checked`` would change, as data, without
-        writing anything (``matches.outcomes.preview_correct_outcome``). The subject lists
-        exactly what ``outcome_applied`` will then do."""
-        return {}
-
-    def house_rules_version(self):
-        """The ``HouseRuleSet`` the records are checked under (None: the club's current)."""
-        return None
-
-    # --- Reads ---------------------------------------------------------------------------
 
     def outcome_in_force(self) -> Outcome | None:
         return self.outcomes.filter(status=OutcomeStatus.CONFIRMED).first()
 
     def open_outcome(self) -> Outcome | None:
         return self.outcomes.filter(status__in=OPEN).first()
+
+
+class GameRecordQuerySet(ClubOwnedQuerySet):
+    def of_player(self, player: Player):
+        return self.filter(seats__player=player)
+
+    def in_force(self):
+        """Records that count: of an outcome in force, or recorded outside the result cycle
+        (imports, the first demo data)."""
+        return self.filter(Q(outcome__isnull=True) | Q(outcome__status=OutcomeStatus.CONFIRMED))
+
+
+class GameRecord(models.Model):
+    """One game (or Singapore hand) as its JSON record, checked by the rules engine."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="game_records", verbose_name=_("club")
+    )
+    season = models.ForeignKey(
+        Season,
+        on_delete=models.RESTRICT,  # a season with games cannot be deleted (its club can)
+        null=True,
+        blank=True,
+        related_name="game_records",
+        verbose_name=_("season"),
+    )
+    game = models.CharField(_("game"), max_length=12, choices=Game.choices)
+    played_at = models.DateTimeField(_("played"))
+    record = models.JSONField(_("record"))
+    result = models.JSONField(_("result"))
+    house_rules = models.ForeignKey(
+        HouseRuleSet,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="game_records",
+        verbose_name=_("house rules version"),
+    )
+    outcome = models.ForeignKey(
+        Outcome,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="game_records",
+        verbose_name=_("outcome"),
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = GameRecordQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-played_at"]
+        # A club's latest games (the club page, the club nights) without sorting its history.
+        indexes = [models.Index(fields=["club", "-played_at"], name="gamerecord_club_latest")]
+        verbose_name = _("game record")
+        verbose_name_plural = _("game records")
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} {self.played_at:%Y-%m-%d %H:%M}"
+
+
+class GameSeat(models.Model):
+    """A player in a recorded game, with the name the record uses and their finishing place."""
+
+    game_record = models.ForeignKey(
+        GameRecord, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game record")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.RESTRICT, related_name="seats", verbose_name=_("player")
+    )
+    name_in_record = models.CharField(_("name in the record"), max_length=80)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+
+    player_merge = {
+        "player": Move(
+            conflicts={
+                "seat_player_once_per_game": _(
+                    "%(source)s and %(target)s played in the same game: they cannot be merged."
+                )
+            }
+        )
+    }
+
+    class Meta:
+        ordering = ["game_record", "place"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game_record", "player"], name="seat_player_once_per_game"
+            ),
+            models.UniqueConstraint(
+                fields=["game_record", "name_in_record"], name="seat_name_once_per_game"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.game_record}"

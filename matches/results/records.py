@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, HouseRuleSet, Player
 from clubs.rule_errors import rules_validation_error
 from clubs.services import house_rules_for
-from matches.models import GameRecord, GameSeat
+from matches.results.models import GameRecord, GameSeat
 from rules.check import check_record
 
 
@@ -22,9 +22,6 @@ def names_in(record: dict) -> list[str]:
             names += [bet.get("backer_of_winner"), bet.get("backer_of_loser")]
         return list(dict.fromkeys(n for n in names if n))
     return list(record.get("players") or [])
-
-
-_names_in = names_in
 
 
 def check_game_record(
@@ -79,7 +76,7 @@ def record_game(
     else:
         checked, current = record, house_rules
     game = checked["game"]
-    for name in _names_in(record):
+    for name in names_in(record):
         player = players.get(name)
         if player is None or player.club_id != club.pk:
             raise ValidationError(
@@ -104,6 +101,6 @@ def record_game(
             name_in_record=name,
             place=(order.index(name) + 1) if name in order else None,
         )
-        for name in _names_in(record)
+        for name in names_in(record)
     )
     return game_record

@@ -1,0 +1,429 @@
+"""The result cycle, shared by every game: one service per step.
+
+Every step reads the subject's adapter (``matches.results.adapters``), locks the subject's
+row, checks who is acting (the adapter's ``roles`` table) and the state of things, writes,
+adds an ``AuditEntry`` and tells the adapter, all in one transaction; a constraint in the
+database makes two results in force for one subject impossible even if a check were wrong.
+Two phones confirming at once: the second waits for the lock, then finds nothing left to
+confirm and gets a :class:`~clubs.errors.Conflict` (the API's 409).
+
+The steps (who may take each is the game's ``roles``; these are the defaults):
+
+- **report**: a player of the game, a scorer or an admin. A report by someone who may
+  also decide (a scorer, an admin) is confirmed at once.
+- **confirm**: someone other than the reporter who may: another player, a scorer, an admin.
+- **dispute** (with a reason): a player other than the reporter, a scorer or an admin; a
+  dispute is **decided** by a scorer or an admin: upheld, rejected, or replaced by the result
+  they enter.
+- **withdraw**: the reporter takes back a report not yet confirmed.
+- **correct** and **void** a result in force (scorers; admins for tournament matches). A
+  correction keeps the old result (``superseded``) and points the new one at it.
+
+Refusals: not allowed is ``PermissionDenied`` (403); the wrong moment is ``Conflict``
+(409); bad input is ``ValidationError`` naming the field (400).
+"""
+
+from __future__ import annotations
+
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubs.access import ClubAccess
+from clubs.errors import Conflict
+from matches.results.adapters import Actor, CheckedOutcome, actor, adapter_for
+from matches.results.models import OPEN, AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
+from matches.results.records import record_game
+
+#: Each step in words, for the sentence that refuses it ("Only ... may <what>.").
+WHAT = {
+    "report": gettext_lazy("report a result"),
+    "confirm": gettext_lazy("confirm a result"),
+    "dispute": gettext_lazy("dispute a result"),
+    "withdraw": gettext_lazy("withdraw it"),
+    "decide": gettext_lazy("decide a dispute"),
+    "correct": gettext_lazy("change a result in force"),
+    "void": gettext_lazy("change a result in force"),
+    "resolve": gettext_lazy("resolve a match"),
+    "award": gettext_lazy("award a match"),
+    "double_forfeit": gettext_lazy("record a double forfeit"),
+}
+
+
+def require(step: str, who: Actor, subject: OutcomeSubject, *, reported_by=None) -> None:
+    """``PermissionDenied`` unless the game's roles table lets ``who`` take ``step``."""
+    rule = adapter_for(subject).who(step)
+    if not rule.allows(who, reported_by=reported_by):
+        raise PermissionDenied(rule.refusal(str(WHAT.get(step, step))))
+
+
+def _audit(
+    subject, outcome, *, action: str, by, from_status: str, to_status: str, note="", data=None
+):
+    return AuditEntry.objects.create(
+        club_id=subject.club_id,
+        content_type=ContentType.objects.get_for_model(subject),
+        object_id=subject.pk,
+        outcome=outcome,
+        action=action,
+        by=by if getattr(by, "is_authenticated", False) else None,
+        from_status=from_status,
+        to_status=to_status,
+        note=note,
+        data=data or {},
+    )
+
+
+def _move(subject, outcome: Outcome, to: str, *, action: str, by, why: str = "", **fields):
+    """Move ``outcome`` to the state ``to`` (setting ``fields`` with it) and write the step,
+    from which state to which, to the audit; ``why`` is the step's note."""
+    from_status, outcome.status = outcome.status, to
+    for name, value in fields.items():
+        setattr(outcome, name, value)
+    outcome.save(update_fields=["status", *fields])
+    return _audit(
+        subject, outcome, action=action, by=by, from_status=from_status, to_status=to, note=why
+    )
+
+
+def audit(subject: OutcomeSubject, *, action: str, by, note: str = "", data=None) -> AuditEntry:
+    """Write a step of a subject's history that is not a result (a game's own)."""
+    return _audit(
+        subject, None, action=action, by=by, from_status="", to_status="", note=note, data=data
+    )
+
+
+def _reason(reason: str | None, field: str = "reason") -> str:
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise ValidationError({field: _("Say why, in a few words.")})
+    if len(text) > 1000:
+        raise ValidationError({field: _("At most 1,000 characters.")})
+    return text
+
+
+def _store(
+    subject, checked: CheckedOutcome, *, by, status: str, at=None, supersedes=None, note=""
+) -> Outcome:
+    """Store a checked result with its game records."""
+    adapter = adapter_for(subject)
+    now = at or timezone.now()
+    try:
+        with transaction.atomic():
+            outcome = Outcome.objects.create(
+                club_id=subject.club_id,
+                content_type=ContentType.objects.get_for_model(subject),
+                object_id=subject.pk,
+                status=status,
+                payload=checked.payload,
+                detail=checked.detail,
+                reported_by=by if by.is_authenticated else None,
+                reported_at=now,
+                confirmed_by=by if status == OutcomeStatus.CONFIRMED else None,
+                confirmed_at=now if status == OutcomeStatus.CONFIRMED else None,
+                supersedes=supersedes,
+                note=note,
+            )
+    except IntegrityError as error:
+        # The lock on the subject makes this unreachable unless a caller skipped it.
+        raise Conflict(_("Someone else recorded a result at the same moment.")) from error
+    for checked_record in checked.records:
+        record_game(
+            club=subject.club,
+            record=checked_record.record,
+            players=checked_record.players,
+            recorded_by=by if by.is_authenticated else None,
+            played_at=adapter.played_at(subject) or now,
+            season=adapter.season(subject),
+            house_rules=adapter.house_rules(subject),
+            outcome=outcome,
+            result=checked_record.result,
+        )
+    return outcome
+
+
+def _check(subject, payload: dict, who: Actor, checked: CheckedOutcome | None) -> CheckedOutcome:
+    """The game's check of ``payload``, or the one its caller just made of that very payload
+    (a game that checked it before calling the step passes it on: no second check)."""
+    if checked is not None and checked.payload == payload:
+        return checked
+    return adapter_for(subject).check(subject, payload, actor=who)
+
+
+def _refuse_if_settled(subject: OutcomeSubject) -> None:
+    statuses = set(
+        subject.outcomes.filter(status__in=[OutcomeStatus.CONFIRMED, *OPEN]).values_list(
+            "status", flat=True
+        )
+    )
+    if OutcomeStatus.CONFIRMED in statuses:
+        raise Conflict(_("This already has a result; an admin can correct it."))
+    if statuses:
+        raise Conflict(
+            _("A result was already reported and is waiting to be confirmed or decided.")
+        )
+
+
+def _begin(subject: OutcomeSubject, by, access: ClubAccess | None = None, *, step=None):
+    """The step's adapter, its subject locked and read as the adapter wants it, and the
+    actor; with ``step``, refused first unless the roles table lets the actor take it."""
+    adapter = adapter_for(subject)
+    who = actor(subject, by, access)
+    if step is not None:
+        require(step, who, subject)
+    return adapter, adapter.lock(subject), who
+
+
+@transaction.atomic
+def report_outcome(
+    *,
+    subject: OutcomeSubject,
+    payload: dict,
+    by,
+    at=None,
+    access: ClubAccess | None = None,
+    checked: CheckedOutcome | None = None,
+) -> Outcome:
+    """Report a result; from someone who may decide, it is in force at once. ``access``:
+    the caller's check of ``by`` in the subject's club, if it made one in this transaction;
+    ``checked``: the caller's own check of this payload, if it made one."""
+    adapter, subject, who = _begin(subject, by, access, step="report")
+    adapter.ready(subject)
+    _refuse_if_settled(subject)
+    checked = _check(subject, payload, who, checked)
+    in_force = adapter.who("decide").allows(who)
+    status = OutcomeStatus.CONFIRMED if in_force else OutcomeStatus.REPORTED
+    outcome = _store(subject, checked, by=by, status=status, at=at)
+    _audit(subject, outcome, action="report", by=by, from_status="", to_status=status)
+    if outcome.in_force:
+        adapter.applied(subject, outcome, previous=None, by=by, checked=checked)
+    return outcome
+
+
+def _open(subject: OutcomeSubject, *, states: list[str], nothing: str) -> Outcome:
+    outcome = subject.outcomes.select_for_update().filter(status__in=states).first()
+    if outcome is None:
+        raise Conflict(nothing)
+    return outcome
+
+
+@transaction.atomic
+def confirm_outcome(*, subject: OutcomeSubject, by) -> Outcome:
+    """Confirm the reported result: another player of the game, a scorer or an admin."""
+    adapter, subject, who = _begin(subject, by)
+    outcome = _open(
+        subject,
+        states=[OutcomeStatus.REPORTED],
+        nothing=_("There is no reported result waiting for confirmation."),
+    )
+    if outcome.reported_by_id == by.pk:
+        raise PermissionDenied(_("Nobody confirms their own report."))
+    require("confirm", who, subject)
+    _move(
+        subject,
+        outcome,
+        OutcomeStatus.CONFIRMED,
+        action="confirm",
+        by=by,
+        confirmed_by=by,
+        confirmed_at=timezone.now(),
+    )
+    adapter.applied(subject, outcome, previous=None, by=by, checked=None)
+    return outcome
+
+
+@transaction.atomic
+def dispute_outcome(*, subject: OutcomeSubject, by, reason: str) -> Outcome:
+    """Dispute the reported result; a scorer or an admin decides."""
+    reason = _reason(reason)
+    _adapter, subject, who = _begin(subject, by)
+    outcome = _open(
+        subject,
+        states=[OutcomeStatus.REPORTED],
+        nothing=_("There is no reported result to dispute."),
+    )
+    if outcome.reported_by_id == by.pk:
+        raise PermissionDenied(_("Withdraw your own report instead of disputing it."))
+    require("dispute", who, subject)
+    _move(
+        subject, outcome, OutcomeStatus.DISPUTED, action="dispute", by=by, why=reason, note=reason
+    )
+    return outcome
+
+
+@transaction.atomic
+def withdraw_outcome(*, subject: OutcomeSubject, by) -> Outcome:
+    """The reporter takes back a report nobody has confirmed yet."""
+    _adapter, subject, who = _begin(subject, by)
+    outcome = _open(
+        subject, states=[OutcomeStatus.REPORTED], nothing=_("There is no report to withdraw.")
+    )
+    require("withdraw", who, subject, reported_by=outcome.reported_by_id)
+    _move(subject, outcome, OutcomeStatus.WITHDRAWN, action="withdraw", by=by)
+    return outcome
+
+
+@transaction.atomic
+def decide_outcome(
+    *, subject: OutcomeSubject, by, uphold: bool, payload: dict | None = None, note: str = ""
+) -> Outcome | None:
+    """A scorer or an admin decides a dispute: ``uphold`` the reported result, or reject it
+    and put ``payload`` (if given) in force instead. Returns the outcome in force, if any."""
+    adapter, subject, who = _begin(subject, by, step="decide")
+    disputed = _open(
+        subject, states=[OutcomeStatus.DISPUTED], nothing=_("There is no dispute to decide.")
+    )
+    note = " ".join(str(note or "").split())[:1000]
+    if uphold:
+        if payload is not None:
+            raise ValidationError({"payload": _("Either uphold the report or enter a result.")})
+        _move(
+            subject,
+            disputed,
+            OutcomeStatus.CONFIRMED,
+            action="decide",
+            by=by,
+            why=note,
+            confirmed_by=by,
+            confirmed_at=timezone.now(),
+        )
+        adapter.applied(subject, disputed, previous=None, by=by, checked=None)
+        return disputed
+    _move(subject, disputed, OutcomeStatus.REJECTED, action="decide", by=by, why=note)
+    if payload is None:
+        return None
+    checked = _check(subject, payload, who, None)
+    outcome = _store(subject, checked, by=by, status=OutcomeStatus.CONFIRMED, note=note)
+    _audit(
+        subject,
+        outcome,
+        action="report",
+        by=by,
+        from_status="",
+        to_status=outcome.status,
+        note=note,
+    )
+    adapter.applied(subject, outcome, previous=None, by=by, checked=checked)
+    return outcome
+
+
+@transaction.atomic
+def correct_outcome(
+    *, subject: OutcomeSubject, payload: dict, by, reason: str, step: str = "correct"
+) -> Outcome:
+    """Replace the result in force; the old one is kept as ``superseded``. ``step``: the
+    row of the game's roles table that allows it (a game's own step may correct too)."""
+    reason = _reason(reason)
+    adapter, subject, who = _begin(subject, by, step=step)
+    previous = _open(
+        subject,
+        states=[OutcomeStatus.CONFIRMED],
+        nothing=_("There is no result in force to correct."),
+    )
+    previous.status = OutcomeStatus.SUPERSEDED
+    previous.save(update_fields=["status"])
+    checked = _check(subject, payload, who, None)
+    outcome = _store(
+        subject, checked, by=by, status=OutcomeStatus.CONFIRMED, supersedes=previous, note=reason
+    )
+    _audit(
+        subject,
+        previous,
+        action="correct",
+        by=by,
+        from_status=OutcomeStatus.CONFIRMED,
+        to_status=OutcomeStatus.SUPERSEDED,
+        note=reason,
+        data={"correction": outcome.pk, "before": previous.payload, "after": outcome.payload},
+    )
+    adapter.applied(subject, outcome, previous=previous, by=by, checked=checked)
+    return outcome
+
+
+@transaction.atomic
+def preview_correct_outcome(*, subject: OutcomeSubject, payload: dict, by) -> dict:
+    """What :func:`correct_outcome` with ``payload`` would change, written nowhere: the same
+    checks (role, a result in force, the payload), then the game's own preview."""
+    adapter, subject, who = _begin(subject, by, step="correct")
+    previous = _open(
+        subject,
+        states=[OutcomeStatus.CONFIRMED],
+        nothing=_("There is no result in force to correct."),
+    )
+    checked = adapter.check(subject, payload, actor=who)
+    return {
+        "before": previous.payload,
+        "after": checked.payload,
+        **adapter.preview_correction(subject, checked, by=by),
+    }
+
+
+@transaction.atomic
+def void_outcome(*, subject: OutcomeSubject, by, reason: str, step: str = "void") -> Outcome:
+    """Void the result in force: the subject has no result any more (history kept).
+    ``step``: the row of the game's roles table that allows it."""
+    reason = _reason(reason)
+    adapter, subject, _who = _begin(subject, by, step=step)
+    outcome = _open(
+        subject, states=[OutcomeStatus.CONFIRMED], nothing=_("There is no result in force to void.")
+    )
+    _move(subject, outcome, OutcomeStatus.VOIDED, action="void", by=by, why=reason, note=reason)
+    adapter.withdrawn(subject, outcome, by=by)
+    return outcome
+
+
+def allowed_steps(subject: OutcomeSubject, who: Actor, current: Outcome | None) -> set[str]:
+    """The steps ``who`` may take on ``subject`` now, given its current outcome (the one in
+    force, else the one waiting, else none): what the pages offer. The steps themselves
+    check again, under the lock."""
+    adapter = adapter_for(subject)
+    status = current.status if current is not None else None
+    mine = current is not None and current.reported_by_id == who.user.pk
+    possible = {
+        "report": current is None,
+        "confirm": status == OutcomeStatus.REPORTED and not mine,
+        "dispute": status == OutcomeStatus.REPORTED and not mine,
+        "withdraw": status == OutcomeStatus.REPORTED,
+        "decide": status == OutcomeStatus.DISPUTED,
+        "correct": status == OutcomeStatus.CONFIRMED,
+        "void": status == OutcomeStatus.CONFIRMED,
+    }
+    reporter = current.reported_by_id if current is not None else None
+    return {
+        step
+        for step, now in possible.items()
+        if now and step in adapter.steps and adapter.who(step).allows(who, reported_by=reporter)
+    }
+
+
+def take(
+    step: str,
+    *,
+    subject: OutcomeSubject,
+    by,
+    payload: dict | None = None,
+    reason: str = "",
+    note: str = "",
+    uphold: bool = False,
+) -> Outcome | None:
+    """Take ``step`` on ``subject`` with what its form or body said: the one dispatch of the
+    API's actions and the pages' buttons (``payload`` for report, decide and correct;
+    ``reason`` for dispute, correct and void; ``uphold`` and ``note`` for decide)."""
+    if step == "report":
+        return report_outcome(subject=subject, payload=payload or {}, by=by)
+    if step == "confirm":
+        return confirm_outcome(subject=subject, by=by)
+    if step == "dispute":
+        return dispute_outcome(subject=subject, by=by, reason=reason)
+    if step == "withdraw":
+        return withdraw_outcome(subject=subject, by=by)
+    if step == "decide":
+        return decide_outcome(subject=subject, by=by, uphold=uphold, payload=payload, note=note)
+    if step == "correct":
+        return correct_outcome(subject=subject, by=by, payload=payload or {}, reason=reason)
+    if step == "void":
+        return void_outcome(subject=subject, by=by, reason=reason)
+    raise ValueError(f"no such step: {step!r}")

@@ -1,0 +1,62 @@
+"""A Singapore hand in the result cycle (``matches.results``).
+
+The dealer and the opponent are the hand's own; everything else is its outcome's payload,
+read and checked by ``matches.singapore.hands``. A hand in force posts to the ledger
+(``matches.singapore.posting``): a correction reverses the old posting and posts the new
+one, a void reverses; either way the players' statistics are rebuilt after commit.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubs.errors import Conflict
+from ledger.sources import register as describe_sources
+from matches.models import Hand
+from matches.results.adapters import GameAdapter, register
+from matches.singapore import posting, tasks
+from matches.singapore.hands import check_hand_outcome
+from matches.singapore.ledger_sources import describe_hands
+
+
+class SingaporeAdapter(GameAdapter):
+    game = "singapore"
+    model = Hand
+    # A hand is reported as it is recorded (``services.record_hand``): no report step on a
+    # hand that exists, whatever became of its result.
+    steps = ("confirm", "dispute", "withdraw", "decide", "correct", "void")
+    # With what the steps read of it: its table (and the table's club and house rules),
+    # its club, season and two players, in the locking query.
+    related = ("club", "season", "session__club", "session__house_rules", "dealer", "opponent")
+    audit_sentences = {
+        "out_of_turn": gettext_lazy("%(who)s allowed the hand out of turn."),
+        "import": gettext_lazy("The hand was imported."),
+    }
+
+    def players(self, subject):
+        return [subject.dealer, subject.opponent]
+
+    def house_rules(self, subject):
+        return subject.session.house_rules
+
+    def ready(self, subject) -> None:
+        if subject.session.closed_at is not None:
+            raise Conflict(_("This table is closed: no more hands."))
+
+    def check(self, subject, payload, *, actor):
+        return check_hand_outcome(subject, payload)
+
+    def applied(self, subject, outcome, *, previous, by, checked):
+        if previous is not None:
+            posting.reverse_hand(hand=subject, outcome=previous, by=by)
+        posting.post_hand(hand=subject, outcome=outcome, by=by, checked=checked)
+        tasks.queue_stats(subject)
+
+    def withdrawn(self, subject, outcome, *, by):
+        posting.reverse_hand(hand=subject, outcome=outcome, by=by)
+        tasks.queue_stats(subject)
+
+
+register(SingaporeAdapter())
+describe_sources("hand", describe_hands)  # the ledger's statements link to the hands

@@ -1,0 +1,88 @@
+"""A Sputo tournament match in the result cycle (``matches.results``).
+
+What a result changes in the bracket is planned by ``matches.sputo.bracket.settle`` and
+written by ``matches.sputo.services.apply_result``: the same plan a correction's preview
+shows. Results in force are corrected or voided by admins only (a correction moves players
+through the later rounds); a double forfeit is a scorer's, an award an admin's.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubs.errors import Conflict
+from clubs.models import Role
+from matches.models.sputo import Tournament, TournamentMatch, TournamentStatus
+from matches.results import steps
+from matches.results.adapters import ROLES, GameAdapter, Who, register
+from matches.sputo import services
+from matches.sputo.results import check_match_result
+
+
+class SputoAdapter(GameAdapter):
+    game = "sputo"
+    model = TournamentMatch
+    roles = {
+        **ROLES,
+        "correct": Who(Role.ADMIN),
+        "void": Who(Role.ADMIN),
+        "resolve": Who(Role.ADMIN),  # replay or award a match a correction flagged
+        "award": Who(Role.ADMIN),
+        "double_forfeit": Who(Role.SCORER),
+    }
+    # A result in force is voided only by resolving a flagged match (``replay``).
+    steps = ("report", "confirm", "dispute", "withdraw", "decide", "correct")
+    related = ("tournament", "club", "player_a", "player_b", "tournament__house_rules")
+    audit_sentences = {
+        "bracket": gettext_lazy("The bracket followed the result."),
+        "moved": gettext_lazy("A correction elsewhere changed the players of this match."),
+        "set_aside": gettext_lazy("A correction set aside the report waiting here."),
+        "reseat": gettext_lazy("%(who)s put the right players in this match."),
+    }
+
+    def lock(self, subject):
+        # Every step on any match of a tournament takes the tournament's row first: a
+        # result moves players into other matches' rows, and a correction re-seats many;
+        # one lock taken first, always, leaves no two steps waiting on each other.
+        Tournament.objects.select_for_update().filter(pk=subject.tournament_id).first()
+        return super().lock(subject)
+
+    def players(self, subject):
+        return subject.players()
+
+    def house_rules(self, subject):
+        return subject.tournament.house_rules
+
+    def played_at(self, subject):
+        return None  # a match's games are played when they are reported
+
+    def season(self, subject):
+        return subject.tournament.season
+
+    def ready(self, subject) -> None:
+        if subject.tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+            raise Conflict(_("This tournament is not running."))
+        if subject.player_a_id is None or subject.player_b_id is None:
+            raise Conflict(_("The players of this match are not known yet."))
+        if subject.needs_resolution:
+            raise Conflict(_("This match waits for an admin to replay or award it."))
+
+    def check(self, subject, payload, *, actor):
+        return check_match_result(
+            subject, payload, require=lambda step: steps.require(step, actor, subject)
+        )
+
+    def applied(self, subject, outcome, *, previous, by, checked):
+        services.apply_result(
+            subject, outcome.payload, by=by, previous=previous, at=outcome.confirmed_at
+        )
+
+    def withdrawn(self, subject, outcome, *, by):
+        services.apply_result(subject, None, by=by, previous=outcome)
+
+    def preview_correction(self, subject, checked, *, by):
+        return services.preview_result(subject, checked.payload)
+
+
+register(SputoAdapter())
