@@ -55,8 +55,8 @@ def tournament_of(club, admin, n: int, name: str):
 
 def main() -> None:
     from clubs import services as club_services
-    from matches.sputo import services
     from matches.results import steps
+    from matches.sputo import services
 
     setup_test_environment()
     logging.disable(logging.INFO)  # the rating tasks, run in-process, log each run

@@ -5,3 +5,6 @@ never serves it (``circolo.settings`` keeps ``circolo.urls``)."""
 from circolo.settings import *  # noqa: F403
 
 ROOT_URLCONF = "benchmarks.urls"
+
+# The benchmarks' own commands (``manage.py bench_data``) are found with these settings only.
+INSTALLED_APPS = [*INSTALLED_APPS, "benchmarks"]  # noqa: F405

@@ -4,7 +4,7 @@ Every error body has one shape (``circolo.schema.ERROR_SCHEMA`` documents it): a
 whose ``detail`` says what went wrong when no one field is at fault, or whose keys name the
 fields at fault (``non_field_errors`` for the body as a whole), each with a list of
 messages; a rules-engine error is an object ``{"code", "message", "at"}`` in that list
-(``clubs.rule_errors``).
+(``circolo.rule_errors``).
 
 The status follows from the error codes of a validation error, so that services say what
 happened once, for the pages and the API alike:
@@ -35,11 +35,11 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from circolo.errors import Conflict
 from circolo.parsers import FormParser, JSONParser, MultiPartParser
+from circolo.rule_errors import as_api_item, is_rules_error
 from circolo.schema import ERROR_RESPONSE
-from clubs.errors import Conflict
-from clubs.rule_errors import as_api_item, is_rules_error
-from clubs.strict import StrictInputMixin
+from circolo.strict import StrictInputMixin
 
 NOT_FOUND_CODES = frozenset({"not_found", "does_not_exist"})
 CONFLICT_CODES = frozenset({"conflict"})
@@ -60,7 +60,7 @@ def _drf_detail(error: DjangoValidationError):
         out: list = []
         for one in errors:
             if is_rules_error(one):
-                # An engine error keeps its code and where it is (clubs.rule_errors).
+                # An engine error keeps its code and where it is (circolo.rule_errors).
                 out.append(as_api_item(one))
                 continue
             out.extend(ErrorDetail(message, code=one.code or "invalid") for message in one.messages)
@@ -136,7 +136,7 @@ def with_status(exc: exceptions.ValidationError) -> exceptions.ValidationError:
 
 
 class StateConflict(exceptions.APIException):
-    """A request that comes at the wrong moment (``clubs.errors.Conflict``): 409."""
+    """A request that comes at the wrong moment (``circolo.errors.Conflict``): 409."""
 
     status_code = status.HTTP_409_CONFLICT
     default_detail = _("This conflicts with the current state.")
@@ -166,10 +166,6 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         if isinstance(exc.detail, dict):
             exc.detail = flat(exc.detail)
     return drf_exception_handler(exc, context)
-
-
-def field_error(field: str, message: str) -> serializers.ValidationError:
-    return serializers.ValidationError({field: [message]})
 
 
 class TokenRequestSerializer(StrictInputMixin, AuthTokenSerializer):

@@ -31,18 +31,19 @@ invalid is refused (a schemathesis run checks both, ``tests/test_api_schemathesi
   field that may not be blank must hold a character other than white space (DRF trims);
 - a decimal field's pattern has at least one digit, no minus sign when its minimum is 0, and
   no zero when its minimum is the smallest amount above it;
-- a date-time's year is from 1900 to 9899 (``clubs.strict.DATE_TIME_PATTERN``);
-- a list of ids given each once (``clubs.strict.IdList(unique=True)``) says ``uniqueItems``;
+- a date-time's year is from 1900 to 9899 (``circolo.strict.DATE_TIME_PATTERN``);
+- a list of ids given each once (``circolo.strict.IdList(unique=True)``) says ``uniqueItems``;
 - what a serializer's fields cannot say alone (exactly one of two fields) is its
   ``request_schema_extra``, merged into its request component (``oneOf`` of ``required``).
 """
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
-from drf_spectacular.plumbing import force_instance
+from drf_spectacular.plumbing import force_instance, get_lib_doc_excludes
 from rest_framework import permissions, relations, serializers
 
-from clubs.strict import DATE_TIME_PATTERN, decimal_pattern
+import circolo.strict as strict
+from circolo.strict import DATE_TIME_PATTERN, decimal_pattern
 
 # The characters Python's str.strip() (and so DRF's trimming) removes, NUL aside.
 WHITE_SPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -89,10 +90,6 @@ def lib_doc_excludes() -> list:
     """Base classes whose docstrings are not an API's description (settings'
     ``GET_LIB_DOC_EXCLUDES``): a serializer without a docstring of its own has none, rather
     than the strict mixin's."""
-    from drf_spectacular.plumbing import get_lib_doc_excludes
-
-    from clubs import strict
-
     return [
         *get_lib_doc_excludes(),
         strict.StrictInputMixin,

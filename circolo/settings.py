@@ -79,7 +79,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "clubs.context_processors.my_clubs",
-                "clubs.public_pages.csrf_hole",
+                "circolo.public_pages.csrf_hole",
             ],
         },
     },
@@ -91,7 +91,7 @@ TEMPLATES = [
 CLUB_PAGE_SECTIONS = [
     "matches.sputo.sections.club_section",
     "matches.singapore.sections.club_section",
-    "matches.club_sections.recent_games",
+    "matches.boards.sections.recent_games",
     "matches.spazzumazz.sections.club_section",  # the game's name; the leaderboards
     "clubs.club_page.seasons",
 ]
@@ -100,8 +100,8 @@ CLUB_TABS = [
     "matches.sputo.sections.club_tab",
     "matches.singapore.sections.club_tab",
     "matches.spazzumazz.sections.club_tab",
-    "matches.club_sections.leaderboards_tab",
-    "matches.club_sections.nights_tab",
+    "matches.boards.sections.leaderboards_tab",
+    "matches.boards.sections.nights_tab",
     "clubs.club_page.members_tab",
     "ledger.club_page.ledger_tab",
     "clubs.club_page.settings_tab",
@@ -276,7 +276,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # A Sputo match's format and the final's own: one choice set, one name.
-    "ENUM_NAME_OVERRIDES": {"BestOfEnum": "matches.models.sputo.BEST_OF"},
+    "ENUM_NAME_OVERRIDES": {"BestOfEnum": "matches.sputo.models.BEST_OF"},
     # A serializer without a docstring of its own is described by none, not by a base's.
     "GET_LIB_DOC_EXCLUDES": "circolo.schema.lib_doc_excludes",
 }
@@ -299,8 +299,9 @@ CLUB_NIGHT_SECTIONS = [
     "matches.singapore.boards.club_night_section",
 ]
 # Pages for the public (anonymous visitors of a public club) served whole from the cache
-# (clubs/public_pages.py): each entry holds the club's row and these versions (functions
+# (circolo/public_pages.py): each entry holds the club's row and these versions (functions
 # club_id -> cache key, bumped by the features), and lasts at most PUBLIC_PAGE_SECONDS.
+PUBLIC_PAGE_CLUB = "clubs.Club"  # whose pages they are: a slug and is_public
 PUBLIC_PAGE_VERSIONS = ["matches.boards.version_key"]
 PUBLIC_PAGE_SECONDS = env.int("PUBLIC_PAGE_SECONDS", default=60)
 # Each process answers a public page it checked less than this long ago from its memory.
@@ -313,6 +314,8 @@ STATS_REBUILDERS = [
 ]
 # Called (after commit) with ``club_id=`` and ``game=`` when a club's house rules change.
 HOUSE_RULES_CHANGED = ["matches.spazzumazz.tasks.house_rules_changed"]
+# ... and when a club's players change (a name the boards show): functions of club_id.
+PLAYERS_CHANGED = ["matches.boards.players_changed"]
 
 # Every record goes to one handler, the root's. Django's own default config gives its
 # "django" logger a console handler of its own (under DEBUG) that also propagates to the

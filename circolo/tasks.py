@@ -1,3 +1,4 @@
+from axes.handlers.proxy import AxesProxyHandler
 from celery import shared_task
 from django.contrib.sessions.models import Session
 from django.utils import timezone
@@ -15,7 +16,6 @@ def housekeeping(log_age_days: int = 30) -> dict[str, int]:
 
     Idempotent: running it twice deletes nothing more the second time.
     """
-    from axes.handlers.proxy import AxesProxyHandler
 
     sessions, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     logs = AxesProxyHandler.reset_logs(age_days=log_age_days)

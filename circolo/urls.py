@@ -12,7 +12,7 @@ from clubs import views as clubs_views
 from clubs.forms import LoginForm
 from clubs.models import Game
 from ledger import api as ledger_api
-from matches import boards_api
+from matches.boards import api as boards_api
 from matches.singapore import api as singapore_api
 from matches.spazzumazz import api as spazzumazz_api
 from matches.sputo import api as sputo_api
@@ -55,7 +55,7 @@ boards_api_urls = [
     ),
     path(
         "players/<int:pk>/head-to-head/",
-        boards_api.HeadToHeadView.as_view(),
+        spazzumazz_api.HeadToHeadView.as_view(),
         name="player-head-to-head",
     ),
 ]
@@ -72,7 +72,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("health/", health, name="health"),
-    path("", include("matches.urls")),
+    path("", include("matches.boards.urls")),
     path("", include("matches.spazzumazz.urls")),
     path("api/v1/", include(boards_api_urls)),
     path("favicon.ico", favicon, name="favicon"),

@@ -27,11 +27,11 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
+from circolo.errors import NOT_FOUND
+from circolo.strict import StrictModelSerializer, StrictSerializer
 from clubs import services
 from clubs.access import ClubAccess, access_club, roles_by_club
-from clubs.errors import NOT_FOUND
 from clubs.models import CURRENCY_CODES, Club, Game, Invitation, Membership, Player, Role, Season
-from clubs.strict import StrictModelSerializer, StrictSerializer
 from rules.house_rules import RULES_BY_GAME
 
 # --- Serializers -------------------------------------------------------------------------

@@ -5,8 +5,8 @@ section to the club page, or a tab to the navigation every club page shows, by n
 small *provider* function in the settings (``circolo/settings.py`` may name anything)::
 
     CLUB_PAGE_SECTIONS = [
-        "clubs.club_page.next_tournament",   # placeholder until Sputo tournaments land
-        "matches.club_sections.recent_games",
+        "matches.sputo.sections.club_section",
+        "matches.boards.sections.recent_games",
         ...
     ]
     CLUB_TABS = [
@@ -64,6 +64,7 @@ from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
@@ -111,7 +112,6 @@ class RenderedSection:
 
 @cache
 def _providers(setting: str) -> tuple:
-    from django.utils.module_loading import import_string
 
     return tuple(import_string(path) for path in getattr(settings, setting, ()))
 
@@ -185,36 +185,4 @@ def seasons(request, access: ClubAccess) -> Section:
         template="clubs/sections/seasons.html",
         context={"seasons": [(season, season.contains(today)) for season in latest]},
         order=80,
-    )
-
-
-# --- Places for the game features, until each lands ------------------------------------------
-# Each says what is true while its feature does not exist yet: there is nothing of it. The
-# feature replaces the placeholder's dotted path in CLUB_PAGE_SECTIONS with its provider.
-
-
-def next_tournament(request, access: ClubAccess) -> Section:
-    return Section(
-        slug="next-tournament",
-        title=_("Next tournament"),
-        empty=_("No tournaments yet."),
-        order=20,
-    )
-
-
-def running_tables(request, access: ClubAccess) -> Section:
-    return Section(
-        slug="tables",
-        title=_("Tables"),
-        empty=_("No tables running."),
-        order=30,
-    )
-
-
-def leaderboards(request, access: ClubAccess) -> Section:
-    return Section(
-        slug="leaderboards",
-        title=_("Leaderboards"),
-        empty=_("No leaderboards yet."),
-        order=50,
     )

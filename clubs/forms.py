@@ -5,6 +5,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Invitation, Player, Role
+from clubs.services import waiting_for_confirmation
 from rules.house_rules import SingaporeRules, SpazzumazzRules
 
 
@@ -192,8 +193,6 @@ class LoginForm(AuthenticationForm):
             username = self.cleaned_data.get("username")
             password = self.cleaned_data.get("password")
             if username and password:
-                from clubs.services import waiting_for_confirmation
-
                 if waiting_for_confirmation(username=username, password=password):
                     self.unconfirmed = True
                     raise forms.ValidationError(

@@ -32,7 +32,8 @@ from django.db.models import Count
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
-from clubs.errors import CONFLICT, conflict
+from circolo.errors import CONFLICT, conflict
+from clubs.changes import players_changed
 from clubs.merge_policy import Carry, Drop, Move, Policy, Refuse, Revoke
 from clubs.models import Player
 
@@ -191,4 +192,5 @@ def merge_players(*, source: Player, target: Player) -> Player:
     for path in sorted(recompute):
         task = import_string(path)
         task.delay_on_commit(club_id=target.club_id, player_ids=[target.pk])
+    players_changed(target.club_id)
     return target

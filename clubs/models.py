@@ -6,6 +6,9 @@ are versioned per club and game: every change adds a version and old versions st
 recorded result can keep the rule set it was played under.
 """
 
+from __future__ import annotations
+
+import datetime
 import secrets
 from datetime import timedelta
 from decimal import Decimal
@@ -180,7 +183,7 @@ class Club(models.Model):
             return None
         return self.memberships.filter(user=user).values_list("role", flat=True).first()
 
-    def current_house_rules(self, game: str) -> "HouseRuleSet | None":
+    def current_house_rules(self, game: str) -> HouseRuleSet | None:
         return self.house_rule_sets.filter(game=game).order_by("-version").first()
 
 
@@ -287,6 +290,15 @@ class Membership(models.Model):
         return f"{self.user} @ {self.club} ({self.get_role_display()})"
 
 
+class SeasonQuerySet(ClubOwnedQuerySet):
+    def holding(self, when) -> Season | None:
+        """The season (of these) that holds the day of ``when`` (a date, or a date-time
+        taken in the local time zone), if any: seasons never overlap."""
+        if isinstance(when, datetime.datetime):
+            when = timezone.localtime(when).date() if timezone.is_aware(when) else when.date()
+        return self.filter(start__lte=when, end__gte=when).first()
+
+
 class Season(models.Model):
     club = models.ForeignKey(
         Club, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("club")
@@ -295,7 +307,7 @@ class Season(models.Model):
     start = models.DateField(_("start"))
     end = models.DateField(_("end"))
 
-    objects = ClubOwnedQuerySet.as_manager()
+    objects = SeasonQuerySet.as_manager()
 
     class Meta:
         ordering = ["-start"]

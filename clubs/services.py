@@ -14,7 +14,11 @@ from django.utils.module_loading import import_string
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs.errors import conflict, not_found
+import circolo.public_pages as public_pages
+from circolo.errors import conflict, not_found
+from circolo.rule_errors import rules_validation_error
+from clubs.changes import players_changed
+from clubs.links import CONFIRMATION_MAX_AGE, CONFIRMATION_SALT
 from clubs.merge import merge_players
 from clubs.models import (
     Club,
@@ -27,7 +31,7 @@ from clubs.models import (
     Role,
     Season,
 )
-from clubs.rule_errors import rules_validation_error
+from clubs.tasks import send_confirmation_email, send_invitation_email
 from rules.errors import RulesError
 from rules.house_rules import as_dict, parse_house_rules
 
@@ -83,6 +87,7 @@ def update_club(*, club: Club, **fields) -> Club:
         setattr(club, name, value)
     club.full_clean()
     club.save()
+    public_pages.forget()  # its pages show the change at once in this process
     return club
 
 
@@ -124,6 +129,7 @@ def add_member(
         Player.objects.create(
             club=club, user=user, display_name=_free_name(club, display_name_for(user))
         )
+    players_changed(club.pk)
     return membership
 
 
@@ -147,9 +153,11 @@ def add_guest(*, club: Club, display_name: str) -> Player:
         raise _name_taken()
     try:
         with transaction.atomic():
-            return Player.objects.create(club=club, display_name=name)
+            player = Player.objects.create(club=club, display_name=name)
     except IntegrityError as error:  # another request added the same name meanwhile
         raise _name_taken() from error
+    players_changed(club.pk)
+    return player
 
 
 @transaction.atomic
@@ -166,6 +174,7 @@ def rename_player(*, player: Player, display_name: str) -> Player:
             player.save(update_fields=["display_name"])
     except IntegrityError as error:
         raise _name_taken() from error
+    players_changed(player.club_id)
     return player
 
 
@@ -187,6 +196,7 @@ def remove_guest(*, player: Player) -> None:
             )
             % {"name": player.display_name},
         ) from error
+    players_changed(player.club_id)
 
 
 # --- Seasons ---------------------------------------------------------------------------------
@@ -377,7 +387,6 @@ def create_invitation(
     email: str = "",
 ) -> Invitation:
     """A new invitation link; with ``email``, the link is mailed (by a task, after commit)."""
-    from clubs.tasks import send_invitation_email
 
     invitation = Invitation(
         club=club, created_by=by, role=role, player=player, max_uses=max_uses, email=email
@@ -429,9 +438,6 @@ def revoke_invitation(*, invitation: Invitation) -> Invitation:
 
 # --- Accounts: signing up, confirming the e-mail address, the display name -------------------
 
-CONFIRMATION_SALT = "circolo.email-confirmation"
-# How long a confirmation link works; a new one can be asked for at any time.
-CONFIRMATION_MAX_AGE = timedelta(days=3)
 # A link is mailed again at most this often for one sign-up.
 RESEND_INTERVAL = timedelta(minutes=1)
 
@@ -462,7 +468,6 @@ def sign_up(
     active at once; an invitation link shared some other way proves nothing about the
     address typed here, so that account is confirmed by e-mail like any other.
     """
-    from clubs.tasks import send_confirmation_email
 
     email = User.objects.normalize_email(str(email).strip())
     user = User(
@@ -506,14 +511,6 @@ def sign_up(
         confirmation = EmailConfirmation.objects.create(user=user, email=email, language=language)
         send_confirmation_email.delay_on_commit(confirmation.pk)
     return user
-
-
-def confirmation_token(confirmation: EmailConfirmation) -> str:
-    """The signed token of a confirmation link; it names the account and the address, and
-    carries the time it was made (it expires after ``CONFIRMATION_MAX_AGE``)."""
-    return signing.dumps(
-        {"u": confirmation.user_id, "e": confirmation.email}, salt=CONFIRMATION_SALT
-    )
 
 
 def _link_not_valid() -> ValidationError:
@@ -569,7 +566,6 @@ def resend_confirmation(*, email: str, at=None) -> int:
 
     Pages answer the same whatever the count: they never tell who has an account.
     """
-    from clubs.tasks import send_confirmation_email
 
     at = at or timezone.now()
     with transaction.atomic():

@@ -6,6 +6,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from clubs.links import CONFIRMATION_MAX_AGE, confirmation_token
 from clubs.mail import render_subject
 from clubs.models import EmailConfirmation, Invitation
 
@@ -43,8 +44,6 @@ def send_confirmation_email(confirmation_id: int) -> str:
     Safe to run twice: a link asked for (``requested_at``) is sent once (``sent_at``); a
     confirmed address gets nothing more.
     """
-    from clubs.services import CONFIRMATION_MAX_AGE, confirmation_token
-
     with transaction.atomic():
         confirmation = (
             EmailConfirmation.objects.select_for_update()

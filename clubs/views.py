@@ -17,8 +17,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from circolo.public_pages import public_page
 from clubs import club_page, services
 from clubs.access import club_page as club_view
+from clubs.account_views import remember_sign_up
 from clubs.forms import (
     HOUSE_RULE_FORMS,
     ClubForm,
@@ -31,7 +33,6 @@ from clubs.forms import (
 )
 from clubs.house_rules_history import history
 from clubs.models import Club, Game, Invitation, Membership, Player, Role, Season
-from clubs.public_pages import public_page
 
 
 def add_service_errors(form, error: ValidationError, aliases: dict | None = None) -> None:
@@ -429,7 +430,6 @@ def revoke_invitation(request, access, invitation_id):
 
 def invitation(request, token):
     """Join a club through an invitation link: with one's account, or making one here."""
-    from clubs.account_views import remember_sign_up
 
     invitation = get_object_or_404(Invitation.objects.select_related("club", "player"), token=token)
     usable = invitation.is_usable()

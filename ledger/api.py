@@ -35,10 +35,10 @@ from rest_framework import exceptions, mixins, permissions, serializers, viewset
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from circolo.strict import StrictModelSerializer, StrictQuerySerializer, query_data
 from clubs.access import access_club
 from clubs.api import ClubAccessMixin, ClubSlugField
 from clubs.models import CURRENCY_CODES, Player, Role
-from clubs.strict import StrictModelSerializer, StrictQuerySerializer, query_data
 from ledger import services
 from ledger.amounts import POINTS, from_minor
 from ledger.models import Payment

@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
+from clubs.demo import DEMO_SLUG, PRIVATE_SLUG
 from clubs.models import Club, Role
 from ledger import services
 from ledger.models import Payment, Transaction
@@ -28,14 +29,12 @@ def _admin(club: Club):
 
 def build(demo) -> None:
     """The ledger's part of ``manage.py demo`` (the parts protocol: ``clubs/demo.py``)."""
-    from clubs.demo import DEMO_SLUG
 
     settle_some(demo.clubs[DEMO_SLUG])
 
 
 def reset() -> None:
     """Before the demo clubs are deleted: their ledgers go first, on purpose."""
-    from clubs.demo import DEMO_SLUG, PRIVATE_SLUG
 
     for club in Club.objects.filter(slug__in=[DEMO_SLUG, PRIVATE_SLUG]):
         erase(club)

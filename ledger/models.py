@@ -108,10 +108,6 @@ class Transaction(models.Model):
     def __str__(self) -> str:
         return self.key
 
-    @property
-    def is_reversed(self) -> bool:
-        return hasattr(self, "reversed_by")
-
 
 class Entry(models.Model):
     transaction = models.ForeignKey(

@@ -44,9 +44,9 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs import bulk
+import circolo.bulk as bulk
+from circolo.errors import Conflict, not_found
 from clubs.access import access_club
-from clubs.errors import Conflict, not_found
 from clubs.models import Club, Player
 from ledger import settle
 from ledger.amounts import POINTS, Amount, from_minor, to_minor, validate_unit

@@ -14,8 +14,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from circolo.errors import Conflict
 from clubs.access import club_page
-from clubs.errors import Conflict
 from clubs.models import Role
 from ledger import services
 from ledger.amounts import POINTS, validate_unit

@@ -1,16 +1,8 @@
 from django.contrib import admin
 
-from matches.models import (
-    AuditEntry,
-    Entrant,
-    GameRecord,
-    GameSeat,
-    Outcome,
-    SpazzumazzGame,
-    SpazzumazzPlace,
-    Tournament,
-    TournamentMatch,
-)
+from matches.results.models import AuditEntry, GameRecord, GameSeat, Outcome
+from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
+from matches.sputo.models import Entrant, Tournament, TournamentMatch
 
 
 class GameSeatInline(admin.TabularInline):

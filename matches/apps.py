@@ -14,4 +14,3 @@ class MatchesConfig(AppConfig):
         # adapter, the ledger's describers): imported here, once the models are loaded.
         for game in settings.GAMES:
             import_module(f"{game}.adapter")
-        import_module("matches.signals")  # the boards hear of renamed players

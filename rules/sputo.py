@@ -557,13 +557,6 @@ class Game:
                         return True
         return False
 
-    def may_flip(self) -> bool:
-        if self.winner is not None or self.awaiting_restock:
-            return False
-        if self.variant is Variant.CLASSIC and self.started:
-            return not (self.can_play(0) or self.can_play(1))
-        return True
-
     def may_splash(self) -> bool:
         if not self.options.splash or not self._playing():
             return False

@@ -65,7 +65,7 @@ def _fresh_cache():
     public pages this process keeps in memory."""
     from django.core.cache import cache
 
-    from clubs import public_pages
+    from circolo import public_pages
 
     cache.clear()
     public_pages.forget()

@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 
 from clubs import services
 from clubs.models import Club, HouseRuleSet, Invitation, Membership, Player, Role, Season
+from tests.answers import errors_of
 from tests.conftest import PASSWORD
 
 HUGE = "x" * 100_000
@@ -41,13 +42,6 @@ def scorer(people):
 @pytest.fixture
 def member(people):
     return as_user(people["member"])
-
-
-def errors_of(response, status=400) -> dict:
-    assert response.status_code == status, (response.status_code, response.content[:500])
-    body = response.json()
-    assert isinstance(body, dict), body
-    return body
 
 
 def membership_of(people, who) -> Membership:

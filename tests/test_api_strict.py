@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from clubs import services
 from clubs.models import Club, Invitation
+from tests.answers import errors_of
 from tests.conftest import PASSWORD
 
 
@@ -28,11 +29,6 @@ def send(client, method, url, body, encoding):
             method.upper(), url, urlencode(body), content_type="application/x-www-form-urlencoded"
         )
     return getattr(client, method)(url, body, format=encoding)
-
-
-def errors_of(response, status=400) -> dict:
-    assert response.status_code == status, (response.status_code, response.content[:300])
-    return response.json()
 
 
 # --- Filters -----------------------------------------------------------------------------------

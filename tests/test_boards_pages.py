@@ -16,12 +16,12 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from clubs import services
 from clubs.models import Player
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, night_of
-from matches.charts import line_chart
+from matches.boards.charts import line_chart
+from matches.boards.tasks import send_night_report, send_night_reports
 from matches.models import SpazzumazzGame, SpazzumazzPlace
 from matches.results import steps
 from matches.spazzumazz import stats
 from matches.spazzumazz.services import record_spazzumazz_game
-from matches.tasks import send_night_report, send_night_reports
 
 pytestmark = pytest.mark.django_db
 
@@ -302,7 +302,6 @@ def test_a_correction_refreshes_the_cached_leaderboard(
     assert second != first
     row = stats.SpazzumazzStats.objects.get(player=table[1], season=None)
     assert row.idiot == 2
-
 
 
 def test_renaming_a_player_refreshes_the_cached_leaderboard(

@@ -1,5 +1,11 @@
-"""The floors, bottom up: ``rules`` <- ``clubs`` <- ``ledger`` <- ``matches``; ``circolo`` on
-top may import anything. Nothing imports a floor above its own, and ``rules`` is pure Python.
+"""The floors, bottom up: ``rules`` <- circolo's plumbing <- ``clubs`` <- ``ledger`` <-
+``matches``; the rest of ``circolo`` (settings, urls, the site's commands) on top may import
+anything. Nothing imports a floor above its own, ``rules`` is pure Python, and no module of
+the apps imports back into a circle, at any depth
+(:func:`test_no_module_imports_back_into_a_circle`).
+
+Circolo's plumbing is the API and form tools every app uses (``PLUMBING``): it sits below
+``clubs`` and imports no app, only ``rules`` and itself.
 
 The imports are read with ``ast``: every ``import`` and ``from`` statement anywhere in each
 module (function-local ones too) and ``import_module("...")`` calls, in every ``.py`` file
@@ -13,16 +19,47 @@ import pytest
 from django.conf import settings
 
 ROOT = Path(__file__).resolve().parent.parent
-FLOORS = ["rules", "clubs", "ledger", "matches"]  # bottom up; circolo sits on top
+FLOORS = ["rules", "plumbing", "clubs", "ledger", "matches"]  # bottom up; circolo on top
+PLUMBING = {
+    "circolo.api",
+    "circolo.bulk",
+    "circolo.errors",
+    "circolo.filters",
+    "circolo.pagination",
+    "circolo.parsers",
+    "circolo.public_pages",
+    "circolo.rule_errors",
+    "circolo.schema",
+    "circolo.strict",
+}
+PACKAGES = {"rules": "rules", "clubs": "clubs", "ledger": "ledger", "matches": "matches"}
+
+
+def floor_of(module: str) -> str | None:
+    """The floor a module sits on: ``top`` for the rest of circolo, None outside the house."""
+    if module in PLUMBING or any(module.startswith(f"{p}.") for p in PLUMBING):
+        return "plumbing"
+    head = module.split(".")[0]
+    if head == "circolo":
+        return "top"
+    return PACKAGES.get(head)
 
 
 def forbidden_for(package: str) -> set[str]:
-    """Top-level modules ``package`` must not import: every floor above its own, and for
-    ``rules`` also Django and every installed app."""
-    above = set(FLOORS[FLOORS.index(package) + 1 :]) | {"circolo"}
+    """Top-level modules ``package`` must not import at all: for ``rules``, Django and every
+    installed app (it is pure Python)."""
     if package == "rules":
-        above |= {"django"} | {app.split(".")[0] for app in settings.INSTALLED_APPS}
-    return above
+        return {"django", "circolo"} | {app.split(".")[0] for app in settings.INSTALLED_APPS}
+    return set()
+
+
+def allowed(module: str, floor: str) -> bool:
+    if module.split(".")[0] in forbidden_for(floor):
+        return False
+    found = floor_of(module)
+    if found is None:
+        return True  # the standard library, Django, a package
+    return found != "top" and FLOORS.index(found) <= FLOORS.index(floor)
 
 
 def imported_modules(source: str, package: str) -> list[tuple[int, str]]:
@@ -55,16 +92,24 @@ def imported_modules(source: str, package: str) -> list[tuple[int, str]]:
 
 
 def violations(source: str, *, floor: str, package: str) -> list[tuple[int, str]]:
-    forbidden = forbidden_for(floor)
     return [
         (line, module)
         for line, module in imported_modules(source, package)
-        if module.split(".")[0] in forbidden
+        if not allowed(module, floor)
     ]
 
 
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 def python_files(floor: str):
-    for path in sorted((ROOT / floor).rglob("*.py")):
+    if floor == "plumbing":
+        paths = [ROOT / (name.replace(".", "/") + ".py") for name in sorted(PLUMBING)]
+    else:
+        paths = sorted((ROOT / floor).rglob("*.py"))
+    for path in paths:
         parts = path.relative_to(ROOT).with_suffix("").parts
         package = ".".join(parts if parts[-1] == "__init__" else parts[:-1])
         yield path, package
@@ -97,7 +142,7 @@ def test_the_scan_reads_every_module_migrations_included():
             "if TYPE_CHECKING:\n    import rest_framework",
             "rest_framework",
         ),
-        ("clubs", "clubs", "from matches.results.records import record_game", "matches.services"),
+        ("clubs", "clubs", "from matches.services import record_game", "matches.services"),
         ("clubs", "clubs.management.commands", "from ....ledger import models", "ledger"),
         ("clubs", "clubs", "from .. import matches", "matches"),
         ("clubs", "clubs", "importlib.import_module('matches.demo')", "matches.demo"),
@@ -140,3 +185,85 @@ def test_a_forbidden_import_is_caught(floor, package, source, caught):
 )
 def test_an_import_from_a_floor_below_is_allowed(floor, package, source):
     assert violations(source, floor=floor, package=package) == []
+
+
+# --- No circles ------------------------------------------------------------------------------
+
+HOUSE = ["clubs", "ledger", "matches", "circolo"]
+
+
+def house_modules() -> dict[str, Path]:
+    return {module_name(path): path for top in HOUSE for path in sorted((ROOT / top).rglob("*.py"))}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the house's modules it imports, at any depth of its code (functions too).
+    ``from package import name`` imports ``package.name`` when that is a module; importing
+    ``a.b.c`` runs ``a`` and ``a.b`` first, so it imports them too."""
+    modules = house_modules()
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        tree = ast.parse(path.read_text())
+        targets = [module for _line, module in imported_modules(path.read_text(), package)]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                targets += [f"{node.module}.{alias.name}" for alias in node.names]
+        for target in targets:
+            parts = target.split(".")
+            for n in range(1, len(parts) + 1):
+                candidate = ".".join(parts[:n])
+                if candidate in modules and candidate != name:
+                    graph[name].add(candidate)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_imports_back_into_a_circle():
+    assert circles(import_graph()) == []
+
+
+def test_a_circle_is_found_at_any_depth():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_graph_reads_imports_inside_functions():
+    graph = import_graph()
+    assert "matches.results.steps" in graph["matches.results.api"]
+    assert "clubs.models" in graph["clubs.services"]

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 from clubs import services as club_services
 from ledger import services
 from ledger.models import Payment, PaymentStatus, Transaction
+from tests.answers import errors_of, ok
 from tests.ledger_helpers import players_of
 
 pytestmark = pytest.mark.django_db
@@ -49,17 +50,6 @@ def ledger(people, p):
         club=club, unit="points", key="h3", entries={p["pino"]: 40, p["sam"]: -40}
     )
     return club
-
-
-def ok(response, status=200):
-    assert response.status_code == status, (response.status_code, response.content[:500])
-    return response.json()
-
-
-def errors_of(response, status=400) -> dict:
-    body = ok(response, status)
-    assert isinstance(body, dict) and body, body
-    return body
 
 
 # --- Balances, debts, settle-up --------------------------------------------------------------

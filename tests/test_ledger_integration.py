@@ -11,7 +11,7 @@ import pytest
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
-from clubs import bulk
+from circolo import bulk
 from ledger import services
 from ledger.models import Entry, Payment, Transaction
 from tests.ledger_helpers import players_of

@@ -162,6 +162,14 @@ PAGES = [
         page(MEMBER, public=True, ok=302),
         page(MEMBER, public=False, ok=302),
     ),
+    (
+        "match-resolve",  # the admin may; this match needs no resolving: a message
+        "post",
+        T + "{running}/matches/{ready}/resolve/",
+        lambda c: {"action": "replay"},
+        page(ADMIN, public=True, ok=302),
+        page(ADMIN, public=False, ok=302),
+    ),
     ("calendar", "get", "/calendar/", None, (LOGIN, 200, 200, 200, 200), None),
     ("calendar-regenerate", "post", "/calendar/", lambda c: {}, (LOGIN, 302, 302, 302, 302), None),
     ("my-calendar", "get", "/calendar/{feed}/matches.ics", None, EVERYONE, EVERYONE),

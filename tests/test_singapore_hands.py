@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from matches.models import GameRecord, GameSeat, Hand, Outcome, OutcomeStatus
 from matches.results import steps
 from matches.singapore import services
-from matches.singapore.hands import HandRefused
+from matches.singapore.payload import HandRefused
 from tests.singapore_helpers import (
     CLOSING,
     HEAVY,

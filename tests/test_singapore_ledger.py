@@ -25,6 +25,7 @@ from ledger import check
 from ledger import services as ledger
 from ledger.models import Entry, Transaction
 from matches.results import steps
+from matches.results.adapters import adapter_for
 from matches.singapore import posting, services
 from matches.singapore.importer import import_hands
 from matches.singapore.sheet import build_sheet
@@ -107,7 +108,7 @@ def test_a_money_table_posts_money_in_the_clubs_currency(world):
 def test_posting_a_result_again_posts_it_once(world):
     session = open_table(world, ["Anna", "Bruno"], first=("Anna", "Bruno"))
     recorded = play(world, session, "Anna", "Bruno")
-    hand = services._hand_for_cycle(recorded.hand)
+    hand = adapter_for(recorded.hand).load(recorded.hand)
     again = posting.post_hand(hand=hand, outcome=recorded.outcome, by=world["scorer"])
     assert again.key == f"hand:{hand.pk}:v1" and Transaction.objects.count() == 1
 
@@ -276,7 +277,7 @@ def test_tables_and_the_ledger_stay_consistent_whatever_happens(world):
         def post_again(self, data):
             hand, outcome = data.draw(st.sampled_from(self.hands))
             before = Transaction.objects.count()
-            posting.post_hand(hand=services._hand_for_cycle(hand), outcome=outcome, by=scorer)
+            posting.post_hand(hand=adapter_for(hand).load(hand), outcome=outcome, by=scorer)
             assert Transaction.objects.count() == before
 
         @precondition(lambda self: self.hands)

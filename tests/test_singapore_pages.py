@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 from django.utils.html import escape
 
-from clubs.rule_errors import rule_message
+from circolo.rule_errors import rule_message
 from ledger import services as ledger
 from matches.models import Hand, Outcome, TableSession
 from matches.results import steps

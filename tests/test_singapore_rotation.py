@@ -4,7 +4,7 @@ draw by lot, and hands out of turn."""
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from clubs.errors import Conflict
+from circolo.errors import Conflict
 from matches.models import AuditEntry, Hand
 from matches.results import steps
 from matches.singapore import services

@@ -10,9 +10,9 @@ from django.test.utils import CaptureQueriesContext
 
 from clubs import services as clubs
 from clubs.merge import merge_players
-from matches.results import steps
 from matches.models import SingaporeStats
-from matches.singapore import boards, services
+from matches.results import steps
+from matches.singapore import boards
 from matches.singapore.stats import rebuild
 from tests.singapore_helpers import HEAVY, QUINTUPLE, make_table, open_table, play
 

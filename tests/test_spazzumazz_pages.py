@@ -7,8 +7,8 @@ import pytest
 from django.utils import translation
 from django.utils.html import escape
 
+from circolo.rule_errors import RULE_MESSAGES
 from clubs import services
-from clubs.rule_errors import RULE_MESSAGES
 from matches.models import OutcomeStatus, SpazzumazzGame
 from rules.bots import spazzumazz as bot
 

@@ -16,11 +16,11 @@ from django.utils import translation
 
 from clubs import services as club_services
 from matches.boards import night_of
-from matches.charts import line_chart
+from matches.boards.charts import line_chart
+from matches.boards.tasks import send_night_report
 from matches.results import steps
 from matches.sputo import boards
 from matches.sputo.tasks import update_sputo_ratings
-from matches.tasks import send_night_report
 from tests.sputo_world import drawn, match_at
 
 pytestmark = pytest.mark.django_db

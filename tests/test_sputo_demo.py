@@ -6,8 +6,8 @@ import random
 import pytest
 
 from matches.models import AuditEntry, PlayerRating
-from matches.models.sputo import Tournament
 from matches.sputo.demo import build_tournaments
+from matches.sputo.models import Tournament
 from tests.sputo_world import make_guests, make_members
 
 pytestmark = pytest.mark.django_db

@@ -7,11 +7,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from clubs.errors import Conflict
+from circolo.errors import Conflict
 from matches.models import AuditEntry, GameRecord, Outcome, TournamentMatch
-from matches.models.sputo import TournamentStatus
 from matches.results import steps
 from matches.sputo import services
+from matches.sputo.models import TournamentStatus
 from rules.bots import sputo as bot
 from tests.sputo_world import drawn, make_guests, make_members, match_at, new_tournament, win
 

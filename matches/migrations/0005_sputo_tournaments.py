@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import matches.models.sputo
+import matches.sputo.models
 from django.conf import settings
 from django.db import migrations, models
 
@@ -20,7 +20,7 @@ class Migration(migrations.Migration):
             name='CalendarFeed',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(default=matches.models.sputo._new_token, max_length=64, unique=True, verbose_name='token')),
+                ('token', models.CharField(default=matches.sputo.models._new_token, max_length=64, unique=True, verbose_name='token')),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created')),
                 ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='sputo_calendar', to=settings.AUTH_USER_MODEL, verbose_name='user account')),
             ],
@@ -42,7 +42,7 @@ class Migration(migrations.Migration):
                 ('final_best_of', models.PositiveSmallIntegerField(blank=True, choices=[(1, 'One game'), (3, 'Best of 3'), (5, 'Best of 5')], help_text="The final's own format, if it has one.", null=True, verbose_name='final best of')),
                 ('third_place', models.BooleanField(default=True, verbose_name='third-place match')),
                 ('seeding', models.CharField(choices=[('rating', 'By rating'), ('random', 'Random'), ('manual', 'Manual')], default='rating', max_length=8, verbose_name='seeding')),
-                ('seed', models.BigIntegerField(default=matches.models.sputo._new_seed, help_text='Recorded so that a random draw can be reproduced.', verbose_name='random seed')),
+                ('seed', models.BigIntegerField(default=matches.sputo.models._new_seed, help_text='Recorded so that a random draw can be reproduced.', verbose_name='random seed')),
                 ('status', models.CharField(choices=[('draft', 'Draft'), ('registration', 'Registration open'), ('check_in', 'Check-in open'), ('running', 'Running'), ('finished', 'Finished'), ('cancelled', 'Cancelled')], default='draft', max_length=12, verbose_name='status')),
                 ('rounds', models.PositiveSmallIntegerField(default=0, verbose_name='rounds')),
                 ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),

@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import matches.models.singapore
+import matches.singapore.models
 from django.conf import settings
 from django.db import migrations, models
 
@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('name', models.CharField(max_length=80, verbose_name='table')),
-                ('date', models.DateField(default=matches.models.singapore._today, verbose_name='date')),
+                ('date', models.DateField(default=matches.singapore.models._today, verbose_name='date')),
                 ('point_value', models.DecimalField(blank=True, decimal_places=2, help_text='The money value of one point; empty: the table plays for points only.', max_digits=10, null=True, verbose_name='point value')),
                 ('currency', models.CharField(blank=True, max_length=3, verbose_name='currency')),
                 ('draw', models.JSONField(blank=True, default=dict, verbose_name='draw')),

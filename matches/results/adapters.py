@@ -14,7 +14,7 @@ An adapter says, for its subject model (a tournament match, a hand, a game):
 - who its players are, and whether a result can be reported now (``ready``);
 - how to check a payload (``check``: the canonical payload and the records to store);
 - what happens when an outcome comes into force (``applied``) or is voided
-  (``withdrawn``), and what a correction would change (``preview_correction``);
+  (``voided``), and what a correction would change (``preview_correction``);
 - **who may take which step**: its ``roles`` table, read by the cycle, the API (its early
   403) and the pages (which buttons show). Nothing else decides it.
 """
@@ -210,7 +210,7 @@ class GameAdapter:
         """``outcome`` came into force (``previous``: the one a correction replaced;
         ``checked``: the check just made of its payload, when the step made one)."""
 
-    def withdrawn(self, subject: OutcomeSubject, outcome: Outcome, *, by) -> None:
+    def voided(self, subject: OutcomeSubject, outcome: Outcome, *, by) -> None:
         """``outcome`` was voided: undo its effects."""
 
     def preview_correction(self, subject: OutcomeSubject, checked: CheckedOutcome, *, by) -> dict:

@@ -5,8 +5,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from circolo.rule_errors import rules_validation_error
 from clubs.models import Club, HouseRuleSet, Player
-from clubs.rule_errors import rules_validation_error
 from clubs.services import house_rules_for
 from matches.results.models import GameRecord, GameSeat
 from rules.check import check_record

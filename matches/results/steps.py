@@ -5,7 +5,7 @@ row, checks who is acting (the adapter's ``roles`` table) and the state of thing
 adds an ``AuditEntry`` and tells the adapter, all in one transaction; a constraint in the
 database makes two results in force for one subject impossible even if a check were wrong.
 Two phones confirming at once: the second waits for the lock, then finds nothing left to
-confirm and gets a :class:`~clubs.errors.Conflict` (the API's 409).
+confirm and gets a :class:`~circolo.errors.Conflict` (the API's 409).
 
 The steps (who may take each is the game's ``roles``; these are the defaults):
 
@@ -32,8 +32,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from circolo.errors import Conflict
 from clubs.access import ClubAccess
-from clubs.errors import Conflict
 from matches.results.adapters import Actor, CheckedOutcome, actor, adapter_for
 from matches.results.models import OPEN, AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.results.records import record_game
@@ -371,7 +371,7 @@ def void_outcome(*, subject: OutcomeSubject, by, reason: str, step: str = "void"
         subject, states=[OutcomeStatus.CONFIRMED], nothing=_("There is no result in force to void.")
     )
     _move(subject, outcome, OutcomeStatus.VOIDED, action="void", by=by, why=reason, note=reason)
-    adapter.withdrawn(subject, outcome, by=by)
+    adapter.voided(subject, outcome, by=by)
     return outcome
 
 

@@ -21,8 +21,8 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from circolo.errors import Conflict
 from clubs.access import ClubAccess, club_page
-from clubs.errors import Conflict
 from clubs.models import Role
 from matches.results import steps
 from matches.results.adapters import adapter_of_game

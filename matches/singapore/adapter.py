@@ -1,7 +1,7 @@
 """A Singapore hand in the result cycle (``matches.results``).
 
 The dealer and the opponent are the hand's own; everything else is its outcome's payload,
-read and checked by ``matches.singapore.hands``. A hand in force posts to the ledger
+read and checked by ``matches.singapore.payload``. A hand in force posts to the ledger
 (``matches.singapore.posting``): a correction reverses the old posting and posts the new
 one, a void reverses; either way the players' statistics are rebuilt after commit.
 """
@@ -11,13 +11,13 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs.errors import Conflict
+from circolo.errors import Conflict
 from ledger.sources import register as describe_sources
-from matches.models import Hand
 from matches.results.adapters import GameAdapter, register
 from matches.singapore import posting, tasks
-from matches.singapore.hands import check_hand_outcome
 from matches.singapore.ledger_sources import describe_hands
+from matches.singapore.models import Hand
+from matches.singapore.payload import check_hand_outcome
 
 
 class SingaporeAdapter(GameAdapter):
@@ -53,7 +53,7 @@ class SingaporeAdapter(GameAdapter):
         posting.post_hand(hand=subject, outcome=outcome, by=by, checked=checked)
         tasks.queue_stats(subject)
 
-    def withdrawn(self, subject, outcome, *, by):
+    def voided(self, subject, outcome, *, by):
         posting.reverse_hand(hand=subject, outcome=outcome, by=by)
         tasks.queue_stats(subject)
 

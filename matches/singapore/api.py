@@ -26,16 +26,17 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
+from circolo.errors import not_found
+from circolo.strict import IdFilter, IdList, StrictSerializer, json_parsers, parsers_of
 from clubs.api import ClubAccessMixin, ClubSlugField
-from clubs.errors import not_found
 from clubs.models import Player, Role
-from clubs.strict import IdFilter, IdList, StrictSerializer, json_parsers, parsers_of
-from matches.models import Hand, TableSession
 from matches.results.api import result_steps
 from matches.singapore import services
 from matches.singapore.adapter import SingaporeAdapter
-from matches.singapore.hands import QUOTA_MAX, current_outcome, views_of, with_history
+from matches.singapore.hands import current_outcome, views_of, with_history
 from matches.singapore.importer import DEFAULT_TABLE, import_hands
+from matches.singapore.models import Hand, TableSession
+from matches.singapore.payload import QUOTA_MAX
 
 IMPORT_MAX_LINES = 20_000
 

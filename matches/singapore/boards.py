@@ -14,8 +14,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection
-from matches.charts import line_chart
-from matches.models import Hand, SingaporeStats, TableSession
+from matches.boards.charts import line_chart
+from matches.singapore.models import Hand, SingaporeStats, TableSession
 from matches.singapore.sheet import build_sheet
 
 SUMMED = [
@@ -122,7 +122,7 @@ def player_section(player, *, season=None, page: int = 1) -> PlayerSection | Non
 
 
 def _chart(player, history: list):
-    """The running balance, hand by hand (``matches.charts``: SVG with a text alternative)."""
+    """The running balance, hand by hand (``matches.boards.charts``: SVG, a text alternative)."""
 
     def day(when: str) -> str:
         at = datetime.fromisoformat(when)

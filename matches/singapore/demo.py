@@ -14,11 +14,12 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from clubs.demo import DEMO_SLUG, SCORER
 from clubs.models import Club, Role
 from ledger import services as ledger
-from matches.models import TableSession
 from matches.results import steps
 from matches.singapore import services
+from matches.singapore.models import TableSession
 from rules.bots import singapore as bot
 
 TABLES = [
@@ -159,7 +160,6 @@ def build_tables(*, club: Club, scorer, now: datetime, rng: random.Random) -> li
 
 def build(demo) -> None:
     """The demo's part (``manage.py demo``): tables at the demo club."""
-    from clubs.demo import DEMO_SLUG, SCORER
 
     build_tables(
         club=demo.clubs[DEMO_SLUG],

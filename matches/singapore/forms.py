@@ -11,7 +11,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
-from matches.singapore.hands import HandRefused
+from matches.singapore.payload import HandPayload, HandRefused
+from rules.cards import Card
 
 SIDE_BETS = 3
 
@@ -171,25 +172,19 @@ class HandForm(forms.Form):
 
     def payload(self) -> dict:
         data = self.cleaned_data
-        return {
-            "winner": data["winner"],
-            "winner_cards": card_tokens(data["winner_cards"]),
-            "loser_cards": card_tokens(data["loser_cards"]),
-            "melds": meld_lists(data.get("melds", "")),
-            "dealer_quotas": data["dealer_quotas"],
-            "covers": {
-                str(p.pk): data[f"cover_{p.pk}"] for p in self.people if data.get(f"cover_{p.pk}")
-            },
-            "side_bets": [
-                {
-                    "backer_of_winner": data[f"bet_{n}_winner"],
-                    "backer_of_loser": data[f"bet_{n}_loser"],
-                    "quotas": data[f"bet_{n}_quotas"],
-                }
+        return HandPayload(
+            winner=data["winner"],
+            winner_cards=card_tokens(data["winner_cards"]),
+            loser_cards=card_tokens(data["loser_cards"]),
+            melds=meld_lists(data.get("melds", "")),
+            dealer_quotas=data["dealer_quotas"],
+            covers={p.pk: data[f"cover_{p.pk}"] for p in self.people if data.get(f"cover_{p.pk}")},
+            side_bets=[
+                (data[f"bet_{n}_winner"], data[f"bet_{n}_loser"], data[f"bet_{n}_quotas"])
                 for n in range(SIDE_BETS)
                 if data.get(f"bet_{n}_quotas")
             ],
-        }
+        ).as_dict()
 
     # --- A service's refusal shown on the form
 
@@ -276,7 +271,6 @@ def meld_errors(error: HandRefused | None) -> list[str]:
 
 
 def _same_card(token: str, card: str) -> bool:
-    from rules.cards import Card
 
     try:
         return str(Card.parse(token)) == card

@@ -44,24 +44,15 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
-from clubs import bulk
+import circolo.bulk as bulk
 from clubs.models import Club, Player
 from clubs.services import add_guest, house_rules_for
-from matches.models import (
-    AuditEntry,
-    GameRecord,
-    GameSeat,
-    Hand,
-    Outcome,
-    OutcomeStatus,
-    TableSeat,
-    TableSession,
-)
+from matches.results.models import AuditEntry, GameRecord, GameSeat, Outcome, OutcomeStatus
 from matches.results.records import names_in
-from matches.singapore import posting
+from matches.singapore import posting, tasks
 from matches.singapore.checking import check_many
-from matches.singapore.hands import rules_message
-from matches.singapore.services import season_of
+from matches.singapore.models import Hand, TableSeat, TableSession
+from matches.singapore.payload import HandPayload, rules_message
 from rules.cards import JOKER, STANDARD_DECK, Card
 
 MAX_LINE = 100_000  # characters: a record is far smaller
@@ -413,7 +404,7 @@ class Importer:
                         else None
                     ) or TableSession.objects.create(
                         club=self.club,
-                        season=season_of(self.club, day),
+                        season=self.club.seasons.holding(day),
                         name=name,
                         date=day,
                         house_rules=self.house_rules,
@@ -575,22 +566,18 @@ class Importer:
         def cards(tokens):
             return [CANONICAL.get(t) or str(Card.parse(t)) for t in tokens]
 
-        return {
-            "winner": winner,
-            "winner_cards": cards(record["winner"]),
-            "loser_cards": cards(record["loser"]),
-            "melds": [cards(m) for m in record["melds"]] if record.get("melds") else None,
-            "dealer_quotas": stake["dealer_quotas"],
-            "covers": {str(names[n].pk): q for n, q in (stake.get("covers") or {}).items()},
-            "side_bets": [
-                {
-                    "backer_of_winner": names[b["backer_of_winner"]].pk,
-                    "backer_of_loser": names[b["backer_of_loser"]].pk,
-                    "quotas": b["quotas"],
-                }
+        return HandPayload(
+            winner=winner,
+            winner_cards=cards(record["winner"]),
+            loser_cards=cards(record["loser"]),
+            melds=[cards(m) for m in record["melds"]] if record.get("melds") else None,
+            dealer_quotas=stake["dealer_quotas"],
+            covers={names[n].pk: q for n, q in (stake.get("covers") or {}).items()},
+            side_bets=[
+                (names[b["backer_of_winner"]].pk, names[b["backer_of_loser"]].pk, b["quotas"])
                 for b in stake.get("side_bets") or []
             ],
-        }
+        ).as_dict()
 
     # --- The whole
 
@@ -619,8 +606,6 @@ class Importer:
             self._check_and_write(fresh)
         self.report.refused.sort(key=lambda r: r.line)
         if self.report.imported:
-            from matches.singapore import tasks
-
             tasks.recompute_stats.delay_on_commit(club_id=self.club.pk, player_ids=None)
         return self.report
 

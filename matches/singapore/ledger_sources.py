@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from ledger.sources import Source
-from matches.models import Hand
+from matches.singapore.models import Hand
 
 
 def describe_hands(club, ids: list[str]) -> dict[str, Source]:

@@ -22,9 +22,10 @@ from django.utils.translation import gettext as _
 from clubs.models import Player
 from ledger import services as ledger
 from ledger.models import Transaction
-from matches.models import Hand, Outcome, OutcomeStatus, TableSession
 from matches.results.adapters import CheckedOutcome
+from matches.results.models import Outcome, OutcomeStatus
 from matches.singapore.hands import balances_of
+from matches.singapore.models import Hand, TableSession
 
 APPLIED = [OutcomeStatus.CONFIRMED, OutcomeStatus.SUPERSEDED, OutcomeStatus.VOIDED]
 

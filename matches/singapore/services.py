@@ -27,20 +27,17 @@ from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from circolo.errors import Conflict, conflict, not_found
 from clubs.access import ClubAccess, access_club, access_with_role, role_in_club
-from clubs.errors import Conflict, conflict, not_found
-from clubs.models import Club, Player, Role, Season
-from matches.models import Hand, Outcome, OutcomeStatus, TableSeat, TableSession
+from clubs.models import Club, Player, Role
 from matches.results import steps
+from matches.results.models import Outcome, OutcomeStatus
 from matches.singapore import rotation
-from matches.singapore.hands import CheckedHand, Table, as_outcome, preview_view, read_payload
+from matches.singapore.hands import preview_view
+from matches.singapore.models import Hand, TableSeat, TableSession
+from matches.singapore.payload import CheckedHand, Table, as_outcome, read_payload
 
 COUNTED = [OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED, OutcomeStatus.CONFIRMED]
-
-
-def season_of(club: Club, day: Date) -> Season | None:
-    """The club's season holding ``day``, if any."""
-    return club.seasons.filter(start__lte=day, end__gte=day).first()
 
 
 def _lock(session: TableSession) -> TableSession:
@@ -156,7 +153,7 @@ def open_session(
     day = date or timezone.localdate()
     session = TableSession.objects.create(
         club=club,
-        season=season_of(club, day),
+        season=club.seasons.holding(day),
         name=name,
         date=day,
         house_rules=club.current_house_rules("singapore"),
@@ -395,7 +392,7 @@ def record_hand(
     played_at=None,
 ) -> Recorded:
     """Record a hand at ``session`` between ``dealer`` and ``opponent``, its result
-    ``payload`` (see ``matches.singapore.hands``) reported through the result cycle: in
+    ``payload`` (see ``matches.singapore.payload``) reported through the result cycle: in
     force at once from a scorer or an admin, waiting for the other player's confirmation
     from one of the two players.
 

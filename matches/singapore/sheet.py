@@ -19,8 +19,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.models import Player
-from matches.models import Hand, OutcomeStatus, TableSession
+from matches.results.models import OutcomeStatus
 from matches.singapore.hands import HandView, view_of, with_history
+from matches.singapore.models import Hand, TableSession
 
 CLOSINGS = {
     1: gettext_lazy("simple"),

@@ -28,7 +28,8 @@ from django.db.models import Q
 
 from clubs.models import Club
 from matches import boards
-from matches.models import GameRecord, GameSeat, Hand, SingaporeStats
+from matches.results.models import GameRecord, GameSeat
+from matches.singapore.models import Hand, SingaporeStats
 
 CLOSING_FIELDS = {
     1: "won_simple",

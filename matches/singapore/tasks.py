@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from matches.models import Hand
+from matches.results.models import GameSeat
+from matches.singapore.models import Hand
+from matches.singapore.stats import rebuild
 
 
 def queue_stats(hand: Hand) -> None:
     """Rebuild, once the transaction commits, the season's statistics of everyone in any
     result of ``hand`` (the one in force and those it replaced)."""
-    from matches.models import GameSeat
 
     players = sorted(
         set(
@@ -38,6 +39,5 @@ def recompute_stats(
     """Rebuild the statistics of ``player_ids`` (all: None) in ``season_ids`` (all: None;
     a None inside means hands outside any season). Called by guest merges with
     ``club_id`` and ``player_ids``."""
-    from matches.singapore.stats import rebuild
 
     return rebuild(club_id, player_ids=player_ids, season_ids=season_ids)

@@ -13,17 +13,19 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from circolo.errors import Conflict
 from clubs.access import club_page
-from clubs.errors import Conflict
 from clubs.models import Player, Role
 from ledger import services as ledger
-from matches.models import Hand, OutcomeStatus, TableSession
 from matches.results import audit, steps
 from matches.results.adapters import actor
+from matches.results.models import OutcomeStatus
 from matches.results.views import Refused, StepPage
 from matches.singapore import services
 from matches.singapore.forms import HandForm, OpenTableForm, card_errors, meld_errors
-from matches.singapore.hands import HandRefused, current_outcome, views_of, with_history
+from matches.singapore.hands import current_outcome, views_of, with_history
+from matches.singapore.models import Hand, TableSession
+from matches.singapore.payload import HandRefused
 from matches.singapore.sheet import build_sheet, closing_label, sheet_csv
 
 

@@ -5,10 +5,11 @@ marks the club's statistics stale from that game on; a task rebuilds them after 
 
 from __future__ import annotations
 
-from matches.models import SpazzumazzGame, SpazzumazzPlace
 from matches.results.adapters import GameAdapter, register
+from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
 from matches.spazzumazz.payload import check_result
-from matches.spazzumazz.stats import result_changed
+from matches.spazzumazz.stats import mark_stale
+from matches.spazzumazz.tasks import update_spazzumazz_stats
 
 
 class SpazzumazzAdapter(GameAdapter):
@@ -31,11 +32,17 @@ class SpazzumazzAdapter(GameAdapter):
         for place in places:
             place.place = place_of[place.player_id]
         SpazzumazzPlace.objects.bulk_update(places, ["place"])
-        result_changed(game=subject)
+        self.result_changed(subject)
 
-    def withdrawn(self, subject, outcome, *, by):
+    def voided(self, subject, outcome, *, by):
         subject.places.update(place=None)
-        result_changed(game=subject)
+        self.result_changed(subject)
+
+    def result_changed(self, game):
+        """Mark the club's derived rows stale from this game on (in the step's transaction)
+        and rebuild them after commit."""
+        mark_stale(club_id=game.club_id, since=game.played_at)
+        update_spazzumazz_stats.delay_on_commit(club_id=game.club_id)
 
 
 register(SpazzumazzAdapter())

@@ -8,27 +8,26 @@ wrong moment a 409.
 
 from __future__ import annotations
 
-import re
-
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from circolo.strict import IdFilter, IdList, StrictSerializer, json_parsers
 from clubs.access import access_club
 from clubs.api import ClubSlugField
-from clubs.errors import NOT_FOUND
-from clubs.models import Season
-from clubs.strict import IdFilter, IdList, StrictSerializer, json_parsers
-from matches.models import OutcomeStatus, SpazzumazzGame, SpazzumazzPlace
+from clubs.models import Game
+from matches.boards.api import SEASON, season_param, visible_player
 from matches.results.api import result_steps
+from matches.results.models import OutcomeStatus
 from matches.spazzumazz import boards
 from matches.spazzumazz.adapter import SpazzumazzAdapter
+from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzHeadToHead, SpazzumazzPlace
 from matches.spazzumazz.services import (
     players_of,
     record_spazzumazz_batch,
@@ -350,30 +349,6 @@ def register(router) -> None:
 # --- The club's idiot statistics -----------------------------------------------------------------
 
 
-def season_param(request, club) -> Season | None:
-    """``?season=<id>``: one of the club's seasons. Not an id: a 400 naming ``season``; an id
-    of no season of the club: a 404 naming it (an object named that is not there)."""
-    values = request.query_params.getlist("season")
-    if not values or values == [""]:
-        return None
-    raw = values[0]
-    if len(values) > 1 or not re.fullmatch(r"[1-9][0-9]{0,17}", raw):
-        raise serializers.ValidationError({"season": [_("A season's id, once.")]})
-    season = club.seasons.filter(pk=int(raw)).first()
-    if season is None:
-        raise serializers.ValidationError(
-            {"season": [_("No such season in this club.")]}, code=NOT_FOUND
-        )
-    return season
-
-
-SEASON = OpenApiParameter(
-    "season",
-    {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
-    description=gettext_lazy("A season's id; all time without it."),
-)
-
-
 class GameNameSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
@@ -412,6 +387,60 @@ class IdiotStatsView(APIView):
                 {
                     "game_name": boards.game_name(club, season),
                     "players": boards.idiot_stats(club, season),
+                }
+            ).data
+        )
+
+
+# --- A player's head to head ------------------------------------------------------------
+
+
+class OpponentSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    games = serializers.IntegerField(help_text=gettext_lazy("Games played together."))
+    behind = serializers.IntegerField(
+        help_text=gettext_lazy("How often this player finished behind the opponent.")
+    )
+    ahead = serializers.IntegerField()
+
+
+class HeadToHeadSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    game = serializers.CharField()
+    season = serializers.IntegerField(allow_null=True)
+    opponents = OpponentSerializer(many=True)
+
+
+class HeadToHeadView(APIView):
+    """A player's Spazz'u'mazz head to head: for each player met, the games shared and how
+    often this player finished behind them; most games first."""
+
+    @extend_schema(parameters=[SEASON], responses=HeadToHeadSerializer)
+    def get(self, request, pk):
+        player = visible_player(request, pk)
+        season = season_param(request, player.club)
+        rows = (
+            SpazzumazzHeadToHead.objects.filter(player=player, season=season)
+            .select_related("opponent")
+            .order_by("-games", "opponent__display_name")
+        )
+        return Response(
+            HeadToHeadSerializer(
+                {
+                    "player": player.pk,
+                    "game": Game.SPAZZUMAZZ,
+                    "season": season.pk if season else None,
+                    "opponents": [
+                        {
+                            "player": r.opponent_id,
+                            "name": r.opponent.display_name,
+                            "games": r.games,
+                            "behind": r.behind,
+                            "ahead": r.games - r.behind,
+                        }
+                        for r in rows
+                    ],
                 }
             ).data
         )

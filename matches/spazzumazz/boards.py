@@ -20,10 +20,9 @@ from matches.boards import (
     night_bounds,
     night_of,
 )
-from matches.charts import line_chart
-from matches.models import (
-    PlayerRating,
-    RatingChange,
+from matches.boards.charts import line_chart
+from matches.boards.models import PlayerRating, RatingChange
+from matches.spazzumazz.models import (
     SpazzumazzGame,
     SpazzumazzHeadToHead,
     SpazzumazzPlace,

@@ -9,6 +9,7 @@ from datetime import date, datetime, timedelta
 
 from django.utils import timezone
 
+from clubs.demo import DEMO_SLUG, SCORER
 from clubs.models import Club
 from matches.spazzumazz.services import record_spazzumazz_game
 from rules.bots import spazzumazz as bot
@@ -54,7 +55,6 @@ def play_nights(*, club: Club, scorer, rng: random.Random, now: datetime) -> int
 
 def build(demo) -> None:
     """``manage.py demo``'s per-app protocol (``circolo/management/commands/demo.py``)."""
-    from clubs.demo import DEMO_SLUG, SCORER
 
     play_nights(
         club=demo.clubs[DEMO_SLUG],

@@ -9,17 +9,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.errors import not_found
+from circolo.errors import not_found
 from clubs.models import Club, Player
-from matches.models import Outcome, SpazzumazzGame, SpazzumazzPlace
 from matches.results.adapters import actor
+from matches.results.models import Outcome
 from matches.results.steps import report_outcome
-
-
-def season_of(club: Club, when):
-    """The club's season holding the day of ``when``, if any."""
-    day = timezone.localtime(when).date() if timezone.is_aware(when) else when.date()
-    return club.seasons.filter(start__lte=day, end__gte=day).first()
+from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
 
 
 @transaction.atomic
@@ -49,7 +44,7 @@ def record_spazzumazz_game(
     played_at = played_at or timezone.now()
     game = SpazzumazzGame.objects.create(
         club=club,
-        season=season_of(club, played_at),
+        season=club.seasons.holding(played_at),
         played_at=played_at,
         size=len(players),
         house_rules=club.current_house_rules("spazzumazz"),

@@ -5,7 +5,8 @@ How they stay right:
 
 - A result coming into force, corrected or voided writes the game's places and marks the
   club's :class:`~matches.models.SpazzumazzBoard` *stale from* that game's time, in the same
-  transaction (:func:`result_changed`), then queues :func:`refresh` after commit.
+  transaction (the game's adapter: :func:`mark_stale`), then queues :func:`refresh` after
+  commit (``matches.spazzumazz.tasks``).
 - :func:`refresh` locks the board row, and if it is stale, rebuilds what the games from that
   time on can have changed: the statistics and head to head of every player of those games
   (from their whole history), the ratings replayed from the last rating before that time,
@@ -50,11 +51,9 @@ from openskill.models import PlackettLuce
 from clubs.models import Club, Player
 from clubs.services import house_rules_for
 from matches import boards
-from matches.models import (
-    Outcome,
-    OutcomeStatus,
-    PlayerRating,
-    RatingChange,
+from matches.boards.models import PlayerRating, RatingChange
+from matches.results.models import Outcome, OutcomeStatus
+from matches.spazzumazz.models import (
     SpazzumazzBoard,
     SpazzumazzGame,
     SpazzumazzHeadToHead,
@@ -90,15 +89,6 @@ def mark_stale(*, club_id: int, since: datetime | None) -> None:
         since = min(since, board.stale_from)
     board.stale, board.stale_from = True, since
     board.save(update_fields=["stale", "stale_from"])
-
-
-def result_changed(*, game: SpazzumazzGame) -> None:
-    """A result of ``game`` came into force, or was corrected or voided (inside the result
-    cycle's transaction): mark the club stale from the game, and refresh after commit."""
-    from matches.spazzumazz.tasks import update_spazzumazz_stats
-
-    mark_stale(club_id=game.club_id, since=game.played_at)
-    update_spazzumazz_stats.delay_on_commit(club_id=game.club_id)
 
 
 # --- Reading the games -------------------------------------------------------------------------

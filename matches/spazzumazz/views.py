@@ -13,14 +13,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from circolo.public_pages import public_page
 from clubs.access import club_page
 from clubs.models import Role
-from clubs.public_pages import public_page
-from matches.models import OutcomeStatus, SpazzumazzGame, SpazzumazzPlace
 from matches.results import audit, steps
 from matches.results.adapters import actor
+from matches.results.models import OutcomeStatus
 from matches.results.views import StepPage
 from matches.spazzumazz import boards
+from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
 from matches.spazzumazz.payload import ids_of
 from matches.spazzumazz.services import (
     players_of,
@@ -137,7 +138,7 @@ def new_game(request, access):
             return redirect("spazzumazz:games", slug=club.slug)
     except ValidationError as error:
         # The rules engine's refusals of a pasted log are shown by the log, translated
-        # (``clubs.rule_errors``); anything else at the top of the page.
+        # (``circolo.rule_errors``); anything else at the top of the page.
         by_field = error.message_dict if hasattr(error, "error_dict") else {}
         record_errors = by_field.get("record", [])
         others = [m for f, ms in by_field.items() if f != "record" for m in ms]

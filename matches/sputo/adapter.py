@@ -11,13 +11,13 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs.errors import Conflict
+from circolo.errors import Conflict
 from clubs.models import Role
-from matches.models.sputo import Tournament, TournamentMatch, TournamentStatus
 from matches.results import steps
 from matches.results.adapters import ROLES, GameAdapter, Who, register
 from matches.sputo import services
-from matches.sputo.results import check_match_result
+from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
+from matches.sputo.payload import check_match_result
 
 
 class SputoAdapter(GameAdapter):
@@ -78,7 +78,7 @@ class SputoAdapter(GameAdapter):
             subject, outcome.payload, by=by, previous=previous, at=outcome.confirmed_at
         )
 
-    def withdrawn(self, subject, outcome, *, by):
+    def voided(self, subject, outcome, *, by):
         services.apply_result(subject, None, by=by, previous=outcome)
 
     def preview_correction(self, subject, checked, *, by):

@@ -21,10 +21,13 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from circolo.strict import IdFilter, StrictModelSerializer, StrictSerializer, json_parsers
 from clubs.api import ClubAccessMixin, ClubSlugField
 from clubs.models import Player, Role, Season
-from clubs.strict import IdFilter, StrictModelSerializer, StrictSerializer, json_parsers
-from matches.models.sputo import (
+from matches.results.api import result_steps
+from matches.sputo import reads, services
+from matches.sputo.adapter import SputoAdapter
+from matches.sputo.models import (
     BEST_OF,
     Entrant,
     Seeding,
@@ -33,10 +36,7 @@ from matches.models.sputo import (
     TournamentStatus,
     Variant,
 )
-from matches.results.api import result_steps
-from matches.sputo import reads, services
-from matches.sputo.adapter import SputoAdapter
-from matches.sputo.results import KEYS as RESULT_KEYS
+from matches.sputo.payload import KEYS as RESULT_KEYS
 from rules.sputo import LAYOUT_TOTALS, OPTION_NAMES
 
 # --- Serializers -------------------------------------------------------------------------

@@ -34,10 +34,11 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from clubs.models import Club, Player, Season
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, night_bounds
-from matches.charts import line_chart
-from matches.models import Outcome, OutcomeStatus, PlayerRating, RatingChange
-from matches.models.sputo import Tournament, TournamentMatch, TournamentStatus, round_label
+from matches.boards.charts import line_chart
+from matches.boards.models import PlayerRating, RatingChange
+from matches.results.models import Outcome, OutcomeStatus
 from matches.sputo import bracket
+from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus, round_label
 from matches.sputo.ratings import PROVISIONAL_BELOW
 
 GAME = "sputo"
@@ -115,20 +116,7 @@ def _standings(tournament: Tournament, matches: list[TournamentMatch]) -> list[d
     if tournament.status != TournamentStatus.FINISHED:
         return []
     players = {p.pk: p for m in matches for p in m.players()}
-    slots = [
-        bracket.Slot(
-            id=m.pk,
-            kind=m.kind,
-            round=m.round,
-            position=m.position,
-            a=m.player_a_id,
-            b=m.player_b_id,
-            winner=m.winner_id,
-            result=m.result,
-            needs_resolution=m.needs_resolution,
-        )
-        for m in matches
-    ]
+    slots = [m.as_slot() for m in matches]
     return [
         {
             "place": place,

@@ -10,8 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
-from matches.models.sputo import TournamentStatus
 from matches.sputo import reads
+from matches.sputo.models import TournamentStatus
 
 DOMAIN = "circolo"
 TOURNAMENT_HOURS = 3

@@ -13,10 +13,11 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from clubs.demo import ADMIN, DEMO_SLUG, SCORER
 from clubs.models import Club
-from matches.models import TournamentMatch
 from matches.results import steps
 from matches.sputo import services
+from matches.sputo.models import TournamentMatch
 from matches.sputo.tasks import recompute_from_scratch
 from rules.bots import sputo as bot
 from rules.check import check_record
@@ -26,7 +27,6 @@ OPTIONS = {"suit_match": False, "splash": True}
 
 
 def build(demo) -> None:
-    from clubs.demo import ADMIN, DEMO_SLUG, SCORER
 
     build_tournaments(
         demo.clubs[DEMO_SLUG],

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.models.sputo import BEST_OF, Seeding, Tournament, Variant
+from matches.sputo.models import BEST_OF, Seeding, Tournament, Variant
 from rules.sputo import LAYOUT_TOTALS
 
 

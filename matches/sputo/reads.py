@@ -10,9 +10,9 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
 from clubs.models import Player
-from matches.models import Outcome, OutcomeStatus
-from matches.models.sputo import Tournament, TournamentMatch, TournamentStatus, round_label
+from matches.results.models import Outcome, OutcomeStatus
 from matches.sputo import bracket
+from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus, round_label
 
 
 class Status:
@@ -36,6 +36,7 @@ STATUS_LABELS = {
     Status.BYE: gettext_lazy("Bye"),
     Status.NEEDS_ADMIN: gettext_lazy("Needs an admin"),
 }
+
 
 def match_status(match: TournamentMatch, open_status: str | None) -> str:
     if match.result == bracket.BYE:
@@ -111,20 +112,7 @@ def _standings(tournament: Tournament, matches: list[TournamentMatch]) -> list[d
         for p in (m.player_a, m.player_b):
             if p is not None:
                 names[p.pk] = p.display_name
-    slots = [
-        bracket.Slot(
-            id=m.pk,
-            kind=m.kind,
-            round=m.round,
-            position=m.position,
-            a=m.player_a_id,
-            b=m.player_b_id,
-            winner=m.winner_id,
-            result=m.result,
-            needs_resolution=m.needs_resolution,
-        )
-        for m in matches
-    ]
+    slots = [m.as_slot() for m in matches]
     if tournament.status != TournamentStatus.FINISHED:
         return []
     return [

@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from clubs.club_page import Section, Tab
-from matches.models.sputo import TournamentStatus
 from matches.sputo import reads
+from matches.sputo.models import TournamentStatus
 
 
 def club_section(request, access) -> Section | None:

@@ -20,12 +20,16 @@ from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from circolo.errors import Conflict, not_found
 from clubs.access import access_club
-from clubs.errors import Conflict, not_found
 from clubs.models import Club, Player, Role
 from matches import boards
-from matches.models import AuditEntry, Outcome, OutcomeStatus, PlayerRating
-from matches.models.sputo import (
+from matches.boards.models import PlayerRating
+from matches.results import steps
+from matches.results.adapters import adapter_for
+from matches.results.models import AuditEntry, Outcome, OutcomeStatus
+from matches.sputo import bracket
+from matches.sputo.models import (
     BEFORE_DRAW,
     Entrant,
     Seeding,
@@ -34,9 +38,7 @@ from matches.models.sputo import (
     TournamentStatus,
     Variant,
 )
-from matches.results import steps
-from matches.results.adapters import adapter_for
-from matches.sputo import bracket
+from matches.sputo.tasks import update_sputo_ratings
 from rules.errors import RulesError
 from rules.sputo import Options
 
@@ -65,11 +67,6 @@ MOVES = {
     TournamentStatus.FINISHED: set(),
     TournamentStatus.CANCELLED: set(),
 }
-
-
-def season_of(club: Club, when):
-    day = timezone.localtime(when).date() if timezone.is_aware(when) else when.date()
-    return club.seasons.filter(start__lte=day, end__gte=day).first()
 
 
 def _clean(values: dict, *, club: Club) -> dict:
@@ -116,7 +113,7 @@ def create_tournament(*, club: Club, by, name: str, starts_at, **values) -> Tour
         raise ValidationError({sorted(unknown)[0]: _("Unknown field.")})
     cleaned = _clean({"name": name, "starts_at": starts_at, **values}, club=club)
     if cleaned.get("season") is None:
-        cleaned["season"] = season_of(club, starts_at)
+        cleaned["season"] = club.seasons.holding(starts_at)
     tournament = Tournament.objects.create(
         club=club,
         house_rules=club.current_house_rules("sputo"),
@@ -319,7 +316,7 @@ def draw_tournament(*, tournament: Tournament, by) -> Tournament:
             )
         )
     # The byes' players move on before anything is written.
-    slots = [_slot(m, id=n) for n, m in enumerate(matches)]
+    slots = [m.as_slot(id=n) for n, m in enumerate(matches)]
     _write_changes(
         bracket.settle(slots, rounds=tournament.rounds).changes,
         {n: m for n, m in enumerate(matches)},
@@ -340,21 +337,6 @@ def draw_tournament(*, tournament: Tournament, by) -> Tournament:
 
 
 # --- Results and what they change -----------------------------------------------------------
-
-
-def _slot(match: TournamentMatch, *, id: int | None = None, open_report: bool = False):
-    return bracket.Slot(
-        id=match.pk if id is None else id,
-        kind=match.kind,
-        round=match.round,
-        position=match.position,
-        a=match.player_a_id,
-        b=match.player_b_id,
-        winner=match.winner_id,
-        result=match.result,
-        needs_resolution=match.needs_resolution,
-        open_report=open_report,
-    )
 
 
 def _write_changes(changes, matches: dict, *, now) -> set:
@@ -435,7 +417,7 @@ def _plan(match: TournamentMatch, payload: dict | None) -> Plan:
         after = {"result": "", "winner": None}
     else:
         after = {"result": payload["result"], "winner": payload.get("winner")}
-    slots = [_slot(m, open_report=m.pk in open_reports) for m in matches.values()]
+    slots = [m.as_slot(open_report=m.pk in open_reports) for m in matches.values()]
     old_standings = bracket.standings(slots, rounds=tournament.rounds)
     slots = [
         bracket.Slot(**{**s.__dict__, **after, "needs_resolution": False})
@@ -559,8 +541,6 @@ def carry_match_seats(*, source: Player, target: Player) -> None:
         }
     )
     if moved:
-        from matches.sputo.tasks import update_sputo_ratings
-
         update_sputo_ratings.delay_on_commit(club_id=target.club_id, player_ids=[target.pk])
 
 
@@ -572,7 +552,6 @@ def _boards_changed(club_id: int) -> None:
 
 
 def _queue_ratings(club_id: int) -> None:
-    from matches.sputo.tasks import update_sputo_ratings
 
     update_sputo_ratings.delay_on_commit(club_id=club_id)
 
@@ -580,7 +559,7 @@ def _queue_ratings(club_id: int) -> None:
 def expected_seats(match: TournamentMatch) -> tuple[int | None, int | None]:
     """Who the bracket says should sit in ``match`` now."""
     tournament = match.tournament
-    slots = [_slot(m) for m in tournament.matches.all()]
+    slots = [m.as_slot() for m in tournament.matches.all()]
     target = next(s for s in slots if s.id == match.pk)
     slots = [
         bracket.Slot(**{**s.__dict__, "result": "", "winner": None}) if s.id == match.pk else s

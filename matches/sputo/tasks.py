@@ -16,9 +16,10 @@ from django.db import transaction
 
 from clubs.models import Club
 from matches import boards
-from matches.models import Outcome, OutcomeStatus, PlayerRating, RatingChange
-from matches.models.sputo import TournamentMatch
+from matches.boards.models import PlayerRating, RatingChange
+from matches.results.models import Outcome, OutcomeStatus
 from matches.sputo import bracket
+from matches.sputo.models import TournamentMatch
 from matches.sputo.ratings import RatedMatch, Rating, rate
 
 GAME = "sputo"

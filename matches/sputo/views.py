@@ -15,16 +15,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from circolo.errors import Conflict
 from clubs.access import access_club, club_page
-from clubs.errors import Conflict
 from clubs.models import Player, Role
-from matches.models.sputo import CalendarFeed, Tournament, TournamentMatch, TournamentStatus
 from matches.results import audit, steps
 from matches.results.adapters import actor
 from matches.results.audit import reported_by
 from matches.results.views import Refused, StepPage
 from matches.sputo import calendar, reads, services
 from matches.sputo.forms import ResultForm, TournamentForm
+from matches.sputo.models import CalendarFeed, Tournament, TournamentMatch, TournamentStatus
 
 REFRESH_SECONDS = 10
 

@@ -120,14 +120,6 @@ def deal(seed: int | random.Random) -> tuple[list[Card], list[Card]]:
     return _to_cards(winner), _to_cards(loser)
 
 
-def closing_hand(
-    seed: int | random.Random, limit: JokerLimit = "half"
-) -> tuple[list[Card], list[list[Card]]]:
-    """A closing hand as cards, and the melds it was built from."""
-    hand, melds = closing_codes(seed, limit)
-    return _to_cards(hand), [_to_cards(meld) for meld in melds]
-
-
 def random_stake(rng: random.Random, winner_is_dealer: bool | None = None) -> dict[str, object]:
     """A sound stake: the dealer's quotas, covers within them, a few side bets."""
     people = rng.sample(NAMES, rng.randint(2, len(NAMES)))

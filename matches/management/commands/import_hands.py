@@ -19,8 +19,8 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from clubs.models import Club
-from matches.models import TableSession
 from matches.singapore.importer import DEFAULT_TABLE, Importer
+from matches.singapore.models import TableSession
 
 
 class Command(BaseCommand):

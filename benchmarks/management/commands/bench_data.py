@@ -38,16 +38,10 @@ from django.utils import timezone
 
 from clubs import services
 from clubs.models import Club, Player, Season
-from matches.models import (
-    GameRecord,
-    GameSeat,
-    Outcome,
-    PlayerRating,
-    RatingChange,
-    SpazzumazzGame,
-    SpazzumazzPlace,
-)
+from matches.boards.models import PlayerRating, RatingChange
+from matches.results.models import GameRecord, GameSeat, Outcome
 from matches.spazzumazz import stats
+from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
 
 SLUG = "bench"
 CHUNK = 20_000

@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import relations, serializers
+from rest_framework.settings import api_settings
 
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # Date-times from 1900 (before it, the local time of Europe/Rome and other zones had offsets
@@ -167,7 +168,6 @@ class StrictInputMixin:
 def parsers_of(kind: str) -> list:
     """The API's parsers of one kind (``"json"``, ``"multipart"``): ``parser_classes =
     parsers_of("json")`` for bodies that nest lists and objects, which a form cannot say."""
-    from rest_framework.settings import api_settings
 
     return [p for p in api_settings.DEFAULT_PARSER_CLASSES if kind in p.media_type]
 

@@ -21,11 +21,11 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from circolo.public_pages import public_page
 from clubs.access import club_page
 from clubs.models import Player
-from clubs.public_pages import public_page
 from matches import boards
-from matches.models import GameRecord
+from matches.results.models import GameRecord
 
 CACHE_SECONDS = 24 * 60 * 60
 BOARD_ROWS = 50  # rows of a game's leaderboard before "show all"

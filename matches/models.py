@@ -1,22 +1,15 @@
-"""The games' models, one module per concern; everything is importable from here.
+"""The models of the ``matches`` app, which live in its folders: Django loads them from here.
 
 - ``matches.results.models``: the result cycle shared by every game (``Outcome``,
   ``AuditEntry``, ``OutcomeSubject``) and the checked records (``GameRecord``, seats);
-- one module per game.
+- ``matches.boards.models``: ratings and the end-of-evening reports;
+- ``matches.<game>.models``: each game's own.
+
+Code inside ``matches`` imports a model from its own module; this one is for the others
+(tests, scripts, the admin).
 """
 
-from matches.models.nights import NightReport
-from matches.models.ratings import PlayerRating, RatingChange
-from matches.models.singapore import Hand, SingaporeStats, TableSeat, TableSession
-from matches.models.spazzumazz import (
-    SpazzumazzBoard,
-    SpazzumazzGame,
-    SpazzumazzHeadToHead,
-    SpazzumazzPlace,
-    SpazzumazzStats,
-    SpazzumazzTitle,
-)
-from matches.models.sputo import CalendarFeed, Entrant, Tournament, TournamentMatch
+from matches.boards.models import NightReport, PlayerRating, RatingChange
 from matches.results.models import (
     AuditEntry,
     GameRecord,
@@ -26,6 +19,16 @@ from matches.results.models import (
     OutcomeStatus,
     OutcomeSubject,
 )
+from matches.singapore.models import Hand, SingaporeStats, TableSeat, TableSession
+from matches.spazzumazz.models import (
+    SpazzumazzBoard,
+    SpazzumazzGame,
+    SpazzumazzHeadToHead,
+    SpazzumazzPlace,
+    SpazzumazzStats,
+    SpazzumazzTitle,
+)
+from matches.sputo.models import CalendarFeed, Entrant, Tournament, TournamentMatch
 
 __all__ = [
     "AuditEntry",
@@ -34,15 +37,15 @@ __all__ = [
     "GameRecord",
     "GameRecordQuerySet",
     "GameSeat",
-    "NightReport",
     "Hand",
+    "NightReport",
     "Outcome",
     "OutcomeStatus",
     "OutcomeSubject",
     "PlayerRating",
     "RatingChange",
-    "SpazzumazzBoard",
     "SingaporeStats",
+    "SpazzumazzBoard",
     "SpazzumazzGame",
     "SpazzumazzHeadToHead",
     "SpazzumazzPlace",

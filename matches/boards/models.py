@@ -1,4 +1,7 @@
-"""Player ratings, one system per game, with their history (precomputed rows).
+"""The boards' own rows: players' ratings with their history, and the end-of-evening
+reports sent.
+
+Player ratings, one system per game, with their history (precomputed rows):
 
 - Sputo: Glicko-2 (``mu`` the rating, ``sigma`` the rating deviation, ``volatility``).
 - Spazz'u'mazz: OpenSkill Plackett-Luce (``mu``, ``sigma``; no volatility).
@@ -104,3 +107,27 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.get_game_display()} #{self.sequence}: {self.display:.0f}"
+
+
+class NightReport(models.Model):
+    """A club night's report, e-mailed once: the unique row makes a second send a no-op."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
+    day = models.DateField(_("club night"))
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    recipients = models.PositiveIntegerField(_("recipients"), default=0)
+
+    objects = ClubOwnedQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["club", "-day"]
+        verbose_name = _("end-of-evening report")
+        verbose_name_plural = _("end-of-evening reports")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "day"], name="night_report_once_per_night")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.day}"

@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 
 from clubs.access import ClubAccess
 from clubs.club_page import Section, Tab
-from matches.models import GameRecord, GameSeat
+from matches.results.models import GameRecord, GameSeat
 
 RECENT_GAMES = 5
 

@@ -9,7 +9,7 @@ What people send (the API's body, the pages' forms)::
     {"double_forfeit": true}              # neither played (a scorer or an admin)
     {"awarded": id}                       # an admin awards a match (resolving a flag)
 
-What is stored (the outcome's payload) is the canonical form in ``matches.models.sputo``.
+What is stored (the outcome's payload) is the canonical form in ``matches.sputo.models``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Callable
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from clubs.rule_errors import message_of, restated
+from circolo.rule_errors import message_of, restated
 from matches.results.adapters import CheckedOutcome, CheckedRecord
 from matches.results.records import check_game_record
 from matches.sputo import bracket
@@ -40,7 +40,7 @@ def error_list(error: ValidationError) -> list[ValidationError]:
 
 def in_game(n: int, error: ValidationError) -> ValidationError:
     """An error about the ``n``-th game's record, its message prefixed "Game n:"; a rules
-    engine's keeps its code and where it is (``clubs.rule_errors``: the event index)."""
+    engine's keeps its code and where it is (``circolo.rule_errors``: the event index)."""
     return restated(error, _("Game %(n)s: %(message)s") % {"n": n, "message": message_of(error)})
 
 

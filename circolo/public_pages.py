@@ -13,7 +13,9 @@ dozen queries and its templates. What keeps it honest:
   anyone logged in (every role) gets the live page, built for them; nothing a role sees
   is ever stored, nor served to anyone else.
 - **The club's row is part of the entry**: any change to the club (its name, description,
-  meeting times, privacy) shows at once.
+  meeting times, privacy) shows at once. The club is the model ``PUBLIC_PAGE_CLUB`` names
+  (``clubs.Club``: a ``slug`` and ``is_public``); this module imports no app, so that
+  every app's pages may use it.
 - **The club's versions are part of the entry**: ``PUBLIC_PAGE_VERSIONS`` names functions
   ``club_id -> cache key`` of version numbers that features bump when what they show
   changes (``matches.boards.version_key``: every result in force, correction or void).
@@ -40,18 +42,16 @@ import hashlib
 import time
 from functools import cache, wraps
 
+from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache as django_cache
 from django.core.signals import setting_changed
 from django.db import connection
-from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import translation
 from django.utils.module_loading import import_string
-
-from clubs.models import Club
 
 CSRF_HOLE = "csrf-hole-8c1f2e"
 MEMORY_PAGES = 500  # pages each process keeps in memory at most (then it starts afresh)
@@ -69,24 +69,20 @@ def _version_functions() -> tuple:
 def _club_query() -> tuple[str, int]:
     """The lean query of the club's row by slug (no ORM: it runs on every request), and
     the position of ``is_public`` in the row."""
-    fields = Club._meta.concrete_fields
+    club = apps.get_model(settings.PUBLIC_PAGE_CLUB)
+    fields = club._meta.concrete_fields
     quote = connection.ops.quote_name
     columns = ", ".join(quote(field.column) for field in fields)
-    table = quote(Club._meta.db_table)
+    table = quote(club._meta.db_table)
     public = [field.name for field in fields].index("is_public")
     return f"SELECT {columns} FROM {table} WHERE {quote('slug')} = %s", public
 
 
 def forget() -> None:
-    """What the public sees changed (a feature bumped a version): this process forgets the
-    pages it keeps in memory; the others do within ``PUBLIC_PAGE_RECHECK_SECONDS``."""
+    """What the public sees changed (a feature bumped a version, the club was changed):
+    this process forgets the pages it keeps in memory; the others do within
+    ``PUBLIC_PAGE_RECHECK_SECONDS``."""
     _memory.clear()
-
-
-@receiver(post_save, sender=Club)
-@receiver(post_delete, sender=Club)
-def _forget_pages(**kwargs):
-    forget()
 
 
 @receiver(setting_changed)
@@ -94,7 +90,7 @@ def _forget(*, setting, **kwargs):
     _memory.clear()
     if setting == "PUBLIC_PAGE_VERSIONS":
         _version_functions.cache_clear()
-    if setting == "DATABASES":
+    if setting in ("DATABASES", "PUBLIC_PAGE_CLUB"):
         _club_query.cache_clear()
 
 

@@ -23,7 +23,7 @@ no section. The three signatures are stable:
     history (paginated: ``page`` is the history's page, asked for by a link
     ``?game=<game>&page=<n>`` which shows that game's section alone), statistics and charts
     of one player. ``PlayerSection.template`` is rendered with its ``context`` plus
-    ``section``, ``club``, ``player`` and ``season``. Charts: ``matches.charts.line_chart``,
+    ``section``, ``club``, ``player`` and ``season``. Charts: ``matches.boards.charts.line_chart``,
     drawn by including ``matches/chart.html`` with ``chart=...``.
 
 ``CLUB_NIGHT_SECTIONS = ["dotted.path.to.club_night_section", ...]``
@@ -61,7 +61,7 @@ from django.core.cache import cache
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from clubs import public_pages
+import circolo.public_pages as public_pages
 
 Kind = Literal["int", "decimal", "money", "rate", "rating", "text", "date"]
 
@@ -197,6 +197,12 @@ def bump(club_id: int) -> None:
     """A game changed the club's precomputed rows: its cached pages are out of date."""
     cache.set(version_key(club_id), time.time_ns(), timeout=None)
     public_pages.forget()
+
+
+def players_changed(*, club_id: int) -> None:
+    """``settings.PLAYERS_CHANGED``: a player renamed, added, merged or removed shows on the
+    cached leaderboards, player pages and club nights (called after commit)."""
+    bump(club_id)
 
 
 def as_json(value):

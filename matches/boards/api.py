@@ -8,6 +8,8 @@ through the same access check as the pages; the same providers as the leaderboar
 
 from __future__ import annotations
 
+import re
+
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -16,11 +18,11 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from circolo.errors import NOT_FOUND
 from clubs.access import access_club
-from clubs.models import Game, Player
+from clubs.models import Game, Player, Season
 from matches import boards
-from matches.models import PlayerRating, RatingChange, SpazzumazzHeadToHead
-from matches.spazzumazz.api import SEASON, season_param
+from matches.boards.models import PlayerRating, RatingChange
 
 MIN_GAMES_MAX = 999_999
 
@@ -33,6 +35,30 @@ def min_games_param(request) -> int:
     if len(values) > 1 or not raw.isdigit() or int(raw) > MIN_GAMES_MAX:
         raise serializers.ValidationError({"min_games": [_("A whole number of games, 0 or more.")]})
     return int(raw)
+
+
+def season_param(request, club) -> Season | None:
+    """``?season=<id>``: one of the club's seasons. Not an id: a 400 naming ``season``; an id
+    of no season of the club: a 404 naming it (an object named that is not there)."""
+    values = request.query_params.getlist("season")
+    if not values or values == [""]:
+        return None
+    raw = values[0]
+    if len(values) > 1 or not re.fullmatch(r"[1-9][0-9]{0,17}", raw):
+        raise serializers.ValidationError({"season": [_("A season's id, once.")]})
+    season = club.seasons.filter(pk=int(raw)).first()
+    if season is None:
+        raise serializers.ValidationError(
+            {"season": [_("No such season in this club.")]}, code=NOT_FOUND
+        )
+    return season
+
+
+SEASON = OpenApiParameter(
+    "season",
+    {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
+    description=gettext_lazy("A season's id; all time without it."),
+)
 
 
 class ColumnSerializer(serializers.Serializer):
@@ -207,57 +233,6 @@ class PlayerRatingsView(APIView):
                             "history": history.get(r.game, []),
                         }
                         for r in ratings
-                    ],
-                }
-            ).data
-        )
-
-
-class OpponentSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
-    games = serializers.IntegerField(help_text=gettext_lazy("Games played together."))
-    behind = serializers.IntegerField(
-        help_text=gettext_lazy("How often this player finished behind the opponent.")
-    )
-    ahead = serializers.IntegerField()
-
-
-class HeadToHeadSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    game = serializers.CharField()
-    season = serializers.IntegerField(allow_null=True)
-    opponents = OpponentSerializer(many=True)
-
-
-class HeadToHeadView(APIView):
-    """A player's Spazz'u'mazz head to head: for each player met, the games shared and how
-    often this player finished behind them; most games first."""
-
-    @extend_schema(parameters=[SEASON], responses=HeadToHeadSerializer)
-    def get(self, request, pk):
-        player = visible_player(request, pk)
-        season = season_param(request, player.club)
-        rows = (
-            SpazzumazzHeadToHead.objects.filter(player=player, season=season)
-            .select_related("opponent")
-            .order_by("-games", "opponent__display_name")
-        )
-        return Response(
-            HeadToHeadSerializer(
-                {
-                    "player": player.pk,
-                    "game": Game.SPAZZUMAZZ,
-                    "season": season.pk if season else None,
-                    "opponents": [
-                        {
-                            "player": r.opponent_id,
-                            "name": r.opponent.display_name,
-                            "games": r.games,
-                            "behind": r.behind,
-                            "ahead": r.games - r.behind,
-                        }
-                        for r in rows
                     ],
                 }
             ).data

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from matches import views
+from matches.boards import views
 
 app_name = "boards"
 

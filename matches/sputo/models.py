@@ -361,6 +361,22 @@ class TournamentMatch(OutcomeSubject):
     def players(self) -> list[Player]:
         return [p for p in (self.player_a, self.player_b) if p is not None]
 
+    def as_slot(self, *, id: int | None = None, open_report: bool = False) -> bracket.Slot:
+        """The match as the bracket's planner sees it (``matches.sputo.bracket``); ``id``
+        stands for the match's own before it is saved (the draw)."""
+        return bracket.Slot(
+            id=self.pk if id is None else id,
+            kind=self.kind,
+            round=self.round,
+            position=self.position,
+            a=self.player_a_id,
+            b=self.player_b_id,
+            winner=self.winner_id,
+            result=self.result,
+            needs_resolution=self.needs_resolution,
+            open_report=open_report,
+        )
+
 
 def round_label(kind: str, round_: int, rounds: int) -> str:
     if kind == bracket.THIRD:
