@@ -67,10 +67,19 @@ ROOT_URLCONF = "circolo.urls"
 WSGI_APPLICATION = "circolo.wsgi.application"
 ASGI_APPLICATION = "circolo.asgi.application"
 
+# The folders of the ``matches`` app: the result cycle, the boards and the games (``GAMES``).
+GAMES = ["matches.sputo", "matches.singapore", "matches.spazzumazz"]
+MATCHES_FOLDERS = ["results", "boards", *(game.split(".")[1] for game in GAMES)]
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "circolo" / "templates"],
+        # The games' wing keeps each folder's templates in the folder (``matches/<folder>/
+        # templates/``): the result cycle's, the boards' and each game's.
+        "DIRS": [
+            BASE_DIR / "circolo" / "templates",
+            *(BASE_DIR / "matches" / folder / "templates" for folder in MATCHES_FOLDERS),
+        ],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -237,9 +246,8 @@ SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
-# --- The games: each a folder of ``matches`` whose ``adapter`` module plugs it into the result
-# cycle (``matches.results.adapters.register``).
-GAMES = ["matches.sputo", "matches.singapore", "matches.spazzumazz"]
+# --- The games (``GAMES``, above): each a folder of ``matches`` whose ``adapter`` module plugs
+# it into the result cycle (``matches.results.adapters.register``).
 
 # --- What each game shows on the leaderboards, the player page and the club night (matches.boards)
 

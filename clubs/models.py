@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+import circolo.public_pages as public_pages
 from clubs.merge_policy import Revoke
 
 
@@ -174,8 +175,19 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        # This process's copies of the club's public pages hold its old row: forget them
+        # (the other processes recheck the club within PUBLIC_PAGE_RECHECK_SECONDS).
+        public_pages.forget()
+
     def get_absolute_url(self) -> str:
         return reverse("clubs:detail", args=[self.slug])
+
+    def delete(self, *args, **kwargs):
+        deleted = super().delete(*args, **kwargs)
+        public_pages.forget()
+        return deleted
 
     def role_of(self, user) -> str | None:
         """``user``'s role in this club, or None."""

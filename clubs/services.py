@@ -14,7 +14,6 @@ from django.utils.module_loading import import_string
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-import circolo.public_pages as public_pages
 from circolo.errors import conflict, not_found
 from circolo.rule_errors import rules_validation_error
 from clubs.changes import players_changed
@@ -87,7 +86,6 @@ def update_club(*, club: Club, **fields) -> Club:
         setattr(club, name, value)
     club.full_clean()
     club.save()
-    public_pages.forget()  # its pages show the change at once in this process
     return club
 
 

@@ -33,82 +33,26 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date as Date
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import orjson
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
-import circolo.bulk as bulk
-from clubs.models import Club, Player
+from clubs.models import Club
 from clubs.services import add_guest, house_rules_for
-from matches.results.models import AuditEntry, GameRecord, GameSeat, Outcome, OutcomeStatus
 from matches.results.records import names_in
-from matches.singapore import posting, tasks
+from matches.singapore import tasks
 from matches.singapore.checking import check_many
-from matches.singapore.models import Hand, TableSeat, TableSession
-from matches.singapore.payload import HandPayload, rules_message
-from rules.cards import JOKER, STANDARD_DECK, Card
+from matches.singapore.import_writes import BatchWrites, ImportLine
+from matches.singapore.models import Hand, TableSession
+from matches.singapore.payload import rules_message
 
 MAX_LINE = 100_000  # characters: a record is far smaller
-HAND_FIELDS = (
-    "session",
-    "club",
-    "season",
-    "number",
-    "dealer",
-    "opponent",
-    "played_at",
-    "out_of_turn",
-    "client_key",
-    "created_by",
-    "created_at",
-)
-OUTCOME_FIELDS = (
-    "club",
-    "content_type",
-    "object_id",
-    "status",
-    "payload",
-    "detail",
-    "reported_by",
-    "reported_at",
-    "confirmed_by",
-    "confirmed_at",
-    "note",
-)
-RECORD_FIELDS = (
-    "club",
-    "season",
-    "game",
-    "played_at",
-    "record",
-    "result",
-    "house_rules",
-    "outcome",
-    "recorded_by",
-    "created_at",
-)
-AUDIT_FIELDS = (
-    "club",
-    "content_type",
-    "object_id",
-    "outcome",
-    "action",
-    "by",
-    "at",
-    "from_status",
-    "to_status",
-    "note",
-    "data",
-)
-IMPORTED = "import"
-CANONICAL = {str(card): str(card) for card in (*STANDARD_DECK, JOKER)}
 DEFAULT_TABLE = "Import"
 
 
@@ -138,18 +82,6 @@ class ImportReport:
             "refused": [r.as_dict() for r in self.refused],
             "sessions": self.sessions,
         }
-
-
-@dataclass
-class _Line:
-    number: int
-    record: dict
-    table: str
-    day: Date
-    played_at: datetime | None
-    key: str
-    names: dict[str, Player] = field(default_factory=dict)
-    result: dict | None = None
 
 
 def _error(code: str, message: str, at: str | None = None) -> dict:
@@ -186,7 +118,7 @@ def _when(meta: dict, today: Date) -> tuple[Date, datetime | None, dict | None]:
     return day, played_at, None
 
 
-class Importer:
+class Importer(BatchWrites):
     """One import into ``club``; see the module's docstring. ``progress(total, label)``, if
     given, returns a callable advanced by the number of lines done (a progress bar)."""
 
@@ -230,10 +162,10 @@ class Importer:
 
     # --- Reading and checking
 
-    def _read(self, lines: Iterable[str]) -> list[_Line]:
+    def _read(self, lines: Iterable[str]) -> list[ImportLine]:
         today = timezone.localdate()
         seen: Counter = Counter()
-        read: list[_Line] = []
+        read: list[ImportLine] = []
         for number, text in enumerate(lines, start=1):
             text = text.strip()
             if not text:
@@ -280,17 +212,17 @@ class Importer:
                 record.pop(where, None)
             record = {**record, "game": "singapore", "house_rules": self.rules}
             key = _key(text, seen)
-            read.append(_Line(number, record, table, day, played_at, key))
+            read.append(ImportLine(number, record, table, day, played_at, key))
         return read
 
     def _refuse(self, number: int, errors: list[dict]) -> None:
         self.report.refused.append(Refusal(number, errors))
 
-    def _people(self, lines: list[_Line]) -> list[_Line]:
+    def _people(self, lines: list[ImportLine]) -> list[ImportLine]:
         """Each line's names as players (the mapping, then display names, then guests)."""
         players = {p.pk: p for p in self.club.players.active()}
         by_name = {p.display_name: p for p in players.values()}
-        unknown: dict[str, list[_Line]] = defaultdict(list)
+        unknown: dict[str, list[ImportLine]] = defaultdict(list)
         for line in lines:
             try:
                 names = names_in(line.record)
@@ -331,7 +263,7 @@ class Importer:
                 )
         return [line for line in lines if id(line) not in missing]
 
-    def _verdict(self, line: _Line, exit_code: int, result: dict) -> bool:
+    def _verdict(self, line: ImportLine, exit_code: int, result: dict) -> bool:
         if exit_code == 0:
             line.result = result
             return True
@@ -341,13 +273,13 @@ class Importer:
         self._refuse(line.number, errors)
         return False
 
-    def _check_and_write(self, lines: list[_Line]) -> None:
+    def _check_and_write(self, lines: list[ImportLine]) -> None:
         """Check in worker processes and write what passed as it comes back: the engine
         works on the next chunks while this process writes a batch."""
         checked_tick = self.progress(len(lines), _("checking"))
         written_tick = self.progress(len(lines), _("writing"))
         hand_type = ContentType.objects.get_for_model(Hand)
-        pending: list[_Line] = []
+        pending: list[ImportLine] = []
         done = 0
         waiting = time.perf_counter()
         for chunk in check_many([line.record for line in lines], workers=self.workers):
@@ -374,210 +306,6 @@ class Importer:
                 self.report.seconds["commit"] += time.perf_counter() - committing
                 written_tick(len(batch))
             waiting = time.perf_counter()
-
-    # --- Writing
-
-    def _group(self, line: _Line) -> tuple:
-        return (line.table, line.day) if self.session is None else ("", None)
-
-    def _tables_of(self, batch: list[_Line]) -> dict[tuple, TableSession]:
-        """The table of each line's (name, day): the given one, one imported before from the
-        same source, or a new one (closed); everyone in the batch's hands seated at it."""
-        now = timezone.now()
-        value = self.point_value
-        people: dict[tuple, dict[int, Player]] = defaultdict(dict)
-        for line in batch:
-            for player in line.names.values():
-                people[self._group(line)].setdefault(player.pk, player)
-        for group, found in people.items():
-            session = self._tables.get(group)
-            if session is None:
-                if self.session is not None:
-                    session = self.session
-                else:
-                    name, day = group
-                    session = (
-                        TableSession.objects.filter(
-                            club=self.club, name=name, date=day, imported_from=self.source
-                        ).first()
-                        if self.source
-                        else None
-                    ) or TableSession.objects.create(
-                        club=self.club,
-                        season=self.club.seasons.holding(day),
-                        name=name,
-                        date=day,
-                        house_rules=self.house_rules,
-                        point_value=value,
-                        currency=self.club.currency if value is not None else "",
-                        imported_from=self.source or "import",
-                        created_by=self.by,
-                        closed_at=now,
-                    )
-                self._tables[group] = session
-                self._seated[session.pk] = set(session.seats.values_list("player_id", flat=True))
-                last = session.seats.aggregate(last=Max("position"))["last"]
-                self._positions[session.pk] = -1 if last is None else last
-                self._numbers[session.pk] = session.hands.aggregate(last=Max("number"))["last"] or 0
-                if session.pk not in self.report.sessions:
-                    self.report.sessions.append(session.pk)
-            seated = self._seated[session.pk]
-            new = []
-            for pid, player in found.items():
-                if pid not in seated:
-                    self._positions[session.pk] += 1
-                    new.append(
-                        TableSeat(
-                            session=session, player=player, position=self._positions[session.pk]
-                        )
-                    )
-                    seated.add(pid)
-            TableSeat.objects.bulk_create(new)
-        return self._tables
-
-    def _write_batch(self, batch, sessions, hand_type) -> None:
-        # Plain rows through ``bulk.insert``: model instances would cost more than the rest.
-        now = timezone.now()
-        by = self.by.pk if self.by else None
-        club = self.club.pk
-        hand_rows, placed = [], []
-        for line in batch:
-            session = sessions[self._group(line)]
-            numbers = self._numbers
-            numbers[session.pk] += 1
-            stake = line.record["stake"]
-            played_at = line.played_at or timezone.make_aware(
-                datetime.combine(line.day, datetime.min.time()) + timedelta(hours=21)
-            ) + timedelta(minutes=3 * numbers[session.pk])
-            hand_rows.append(
-                (
-                    session.pk,
-                    club,
-                    session.season_id,
-                    numbers[session.pk],
-                    line.names[stake["dealer"]].pk,
-                    line.names[stake["opponent"]].pk,
-                    played_at,
-                    False,
-                    line.key,
-                    by,
-                    now,
-                )
-            )
-            placed.append((session, played_at))
-        hand_ids = bulk.insert(Hand, HAND_FIELDS, hand_rows, returning=True)
-        outcome_rows = []
-        for hand_id, line in zip(hand_ids, batch, strict=True):
-            stake = line.record["stake"]
-            winner = "dealer" if stake["winner"] == stake["dealer"] else "opponent"
-            outcome_rows.append(
-                (
-                    club,
-                    hand_type.pk,
-                    hand_id,
-                    OutcomeStatus.CONFIRMED,
-                    self._payload(line, winner),
-                    {"points": line.result["points"], "multiplier": line.result["multiplier"]},
-                    by,
-                    line.played_at or now,
-                    by,
-                    now,
-                    IMPORTED,
-                )
-            )
-        outcome_ids = bulk.insert(Outcome, OUTCOME_FIELDS, outcome_rows, returning=True)
-        record_ids = bulk.insert(
-            GameRecord,
-            RECORD_FIELDS,
-            [
-                (
-                    club,
-                    session.season_id,
-                    "singapore",
-                    played_at,
-                    line.record,
-                    line.result,
-                    session.house_rules_id,
-                    outcome_id,
-                    by,
-                    now,
-                )
-                for (session, played_at), outcome_id, line in zip(
-                    placed, outcome_ids, batch, strict=True
-                )
-            ],
-            returning=True,
-        )
-        bulk.insert(
-            GameSeat,
-            ("game_record", "player", "name_in_record"),
-            [
-                (record_id, line.names[name].pk, name)
-                for record_id, line in zip(record_ids, batch, strict=True)
-                for name in dict.fromkeys(names_in(line.record))
-            ],
-        )
-        # The import's own step in each table's history (one row a table and batch: a row
-        # per hand would cost as much as the hands).
-        by_table: dict[int, list[int]] = defaultdict(list)
-        for (session, _played_at), line in zip(placed, batch, strict=True):
-            by_table[session.pk].append(line.number)
-        table_type = ContentType.objects.get_for_model(TableSession)
-        bulk.insert(
-            AuditEntry,
-            AUDIT_FIELDS,
-            [
-                (
-                    club,
-                    table_type.pk,
-                    session_id,
-                    None,
-                    "import",
-                    by,
-                    now,
-                    "",
-                    "",
-                    self.source,
-                    {"hands": len(found), "lines": [found[0], found[-1]]},
-                )
-                for session_id, found in by_table.items()
-            ],
-        )
-        posting.post_imported(
-            [
-                posting.ImportedHand(
-                    hand_id=hand_id,
-                    session=session,
-                    at=played_at,
-                    points={
-                        line.names[name].pk: points
-                        for name, points in line.result.get("balances", {}).items()
-                    },
-                )
-                for hand_id, (session, played_at), line in zip(hand_ids, placed, batch, strict=True)
-            ],
-            by=self.by,
-        )
-
-    def _payload(self, line: _Line, winner: str) -> dict:
-        record, names = line.record, line.names
-        stake = record["stake"]
-
-        def cards(tokens):
-            return [CANONICAL.get(t) or str(Card.parse(t)) for t in tokens]
-
-        return HandPayload(
-            winner=winner,
-            winner_cards=cards(record["winner"]),
-            loser_cards=cards(record["loser"]),
-            melds=[cards(m) for m in record["melds"]] if record.get("melds") else None,
-            dealer_quotas=stake["dealer_quotas"],
-            covers={names[n].pk: q for n, q in (stake.get("covers") or {}).items()},
-            side_bets=[
-                (names[b["backer_of_winner"]].pk, names[b["backer_of_loser"]].pk, b["quotas"])
-                for b in stake.get("side_bets") or []
-            ],
-        ).as_dict()
 
     # --- The whole
 

@@ -225,6 +225,80 @@ class HandPayload:
         }
 
 
+def _covers(table: Table, opponent: Player, raw) -> dict[int, int]:
+    """``covers`` read: each coverer seated, once; the opponent first, then the others in
+    the rotation's order."""
+    raw = raw or {}
+    if not isinstance(raw, dict):
+        raise _refuse("covers", _('An object of "player id": quotas.'))
+    covers: dict[int, int] = {}
+    for key, quotas in raw.items():
+        pid = _cover_key(key)
+        table.seated(pid, f"covers.{pid}")
+        if pid in covers:
+            raise _refuse("covers", _("Player %(id)s covers twice.") % {"id": pid})
+        covers[pid] = _int(quotas, f"covers.{pid}")
+    order = list(table.players)
+    return dict(sorted(covers.items(), key=lambda kv: (kv[0] != opponent.pk, order.index(kv[0]))))
+
+
+def _side_bets(table: Table, raw) -> list[dict]:
+    """``side_bets`` read: each names two seated backers and its quotas."""
+    raw = raw or []
+    if not isinstance(raw, list):
+        raise _refuse("side_bets", _("A list of side bets."))
+    bets = []
+    for index, bet in enumerate(raw):
+        at = f"side_bets[{index}]"
+        if not isinstance(bet, dict):
+            raise _refuse("side_bets", _("Each side bet names its two backers and the quotas."))
+        backer = _player_id(bet.get("backer_of_winner"), f"{at}.backer_of_winner")
+        against = _player_id(bet.get("backer_of_loser"), f"{at}.backer_of_loser")
+        table.seated(backer, f"{at}.backer_of_winner")
+        table.seated(against, f"{at}.backer_of_loser")
+        quotas = _int(bet.get("quotas"), f"{at}.quotas")
+        bets.append({"backer_of_winner": backer, "backer_of_loser": against, "quotas": quotas})
+    return bets
+
+
+def _melds(raw) -> list[list[str]] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not raw:
+        raise _refuse("melds", _("A list of combinations, each a list of cards."))
+    melds = [_cards(meld, f"melds[{i}]") for i, meld in enumerate(raw)]
+    return [meld for meld in melds if meld] or None
+
+
+def _record(table: Table, payload: dict, name_of: dict[int, str], dealer, opponent) -> dict:
+    """The RULES.md record of a read payload, people by their names."""
+    winner = dealer if payload["winner"] == "dealer" else opponent
+    record = {
+        "game": "singapore",
+        "winner": payload["winner_cards"],
+        "loser": payload["loser_cards"],
+        "stake": {
+            "dealer": name_of[dealer.pk],
+            "opponent": name_of[opponent.pk],
+            "dealer_quotas": payload["dealer_quotas"],
+            "winner": name_of[winner.pk],
+            "covers": {name_of[int(pid)]: q for pid, q in payload["covers"].items()},
+            "side_bets": [
+                {
+                    "backer_of_winner": name_of[b["backer_of_winner"]],
+                    "backer_of_loser": name_of[b["backer_of_loser"]],
+                    "quotas": b["quotas"],
+                }
+                for b in payload["side_bets"]
+            ],
+        },
+        "house_rules": table.rules,
+    }
+    if payload["melds"] is not None:
+        record["melds"] = payload["melds"]
+    return record
+
+
 def read_payload(table: Table, dealer: Player, opponent: Player, data: dict) -> CheckedHand:
     """Read a reported hand (``ValidationError`` naming the field) and check it with the
     rules engine (``HandRefused`` with the engine's errors). Writes nothing."""
@@ -235,48 +309,10 @@ def read_payload(table: Table, dealer: Player, opponent: Player, data: dict) -> 
         raise _refuse("winner", _('Either "dealer" or "opponent".'))
     winner_cards = _cards(data.get("winner_cards"), "winner_cards")
     loser_cards = _cards(data.get("loser_cards"), "loser_cards")
-    melds = data.get("melds")
-    if melds is not None:
-        if not isinstance(melds, list) or not melds:
-            raise _refuse("melds", _("A list of combinations, each a list of cards."))
-        melds = [_cards(meld, f"melds[{i}]") for i, meld in enumerate(melds)]
-        melds = [meld for meld in melds if meld] or None
+    melds = _melds(data.get("melds"))
     dealer_quotas = _int(data.get("dealer_quotas"), "dealer_quotas")
-
-    covers_raw = data.get("covers") or {}
-    if not isinstance(covers_raw, dict):
-        raise _refuse("covers", _('An object of "player id": quotas.'))
-    covers: dict[int, int] = {}
-    for key, quotas in covers_raw.items():
-        pid = _cover_key(key)
-        table.seated(pid, f"covers.{pid}")
-        if pid in covers:
-            raise _refuse("covers", _("Player %(id)s covers twice.") % {"id": pid})
-        covers[pid] = _int(quotas, f"covers.{pid}")
-    # The opponent first, then the others in the rotation's order.
-    order = list(table.players)
-    covers = dict(sorted(covers.items(), key=lambda kv: (kv[0] != opponent.pk, order.index(kv[0]))))
-
-    bets_raw = data.get("side_bets") or []
-    if not isinstance(bets_raw, list):
-        raise _refuse("side_bets", _("A list of side bets."))
-    bets = []
-    for index, bet in enumerate(bets_raw):
-        at = f"side_bets[{index}]"
-        if not isinstance(bet, dict):
-            raise _refuse("side_bets", _("Each side bet names its two backers and the quotas."))
-        backer = _player_id(bet.get("backer_of_winner"), f"{at}.backer_of_winner")
-        against = _player_id(bet.get("backer_of_loser"), f"{at}.backer_of_loser")
-        table.seated(backer, f"{at}.backer_of_winner")
-        table.seated(against, f"{at}.backer_of_loser")
-        bets.append(
-            {
-                "backer_of_winner": backer,
-                "backer_of_loser": against,
-                "quotas": _int(bet.get("quotas"), f"{at}.quotas"),
-            }
-        )
-
+    covers = _covers(table, opponent, data.get("covers"))
+    bets = _side_bets(table, data.get("side_bets"))
     payload = {
         "winner": winner,
         "winner_cards": winner_cards,
@@ -292,29 +328,7 @@ def read_payload(table: Table, dealer: Player, opponent: Player, data: dict) -> 
         for pid in (bet["backer_of_winner"], bet["backer_of_loser"]):
             players[pid] = table.players[pid]
     name_of = {pid: player.display_name for pid, player in players.items()}
-    record = {
-        "game": "singapore",
-        "winner": winner_cards,
-        "loser": loser_cards,
-        "stake": {
-            "dealer": name_of[dealer.pk],
-            "opponent": name_of[opponent.pk],
-            "dealer_quotas": dealer_quotas,
-            "winner": name_of[dealer.pk if winner == "dealer" else opponent.pk],
-            "covers": {name_of[pid]: q for pid, q in covers.items()},
-            "side_bets": [
-                {
-                    "backer_of_winner": name_of[b["backer_of_winner"]],
-                    "backer_of_loser": name_of[b["backer_of_loser"]],
-                    "quotas": b["quotas"],
-                }
-                for b in bets
-            ],
-        },
-        "house_rules": table.rules,
-    }
-    if melds is not None:
-        record["melds"] = melds
+    record = _record(table, payload, name_of, dealer, opponent)
     names = {name_of[pid]: player for pid, player in players.items()}
     result = check(record, {name: p.pk for name, p in names.items()})
     return CheckedHand(payload=payload, record=record, result=result, names=names)

@@ -31,6 +31,7 @@ from circolo.errors import Conflict, conflict, not_found
 from clubs.access import ClubAccess, access_club, access_with_role, role_in_club
 from clubs.models import Club, Player, Role
 from matches.results import steps
+from matches.results.adapters import Actor, adapter_of_game
 from matches.results.models import Outcome, OutcomeStatus
 from matches.singapore import rotation
 from matches.singapore.hands import preview_view
@@ -378,6 +379,38 @@ def _check_turn(session, state: TableState, dealer, opponent, *, override, acces
     )
 
 
+def _require_playing(seats: list[TableSeat], *, dealer: Player, opponent: Player) -> None:
+    for field_name, player in (("dealer", dealer), ("opponent", opponent)):
+        seat = next((s for s in seats if s.player_id == player.pk), None)
+        if seat is None or not seat.plays:
+            # No seat here: nobody to name (404); left or sitting out: the seating says no.
+            refuse = not_found if seat is None else conflict
+            raise refuse(field_name, _("%(name)s is not playing at this table.") % {"name": player})
+    if dealer.pk == opponent.pk:
+        raise ValidationError({"opponent": _("The dealer plays against someone else.")})
+
+
+def _new_hand(session, by, dealer, opponent, *, played_at, key: str, reason: str) -> Hand:
+    """The session's next hand (under the session's lock: its number is free)."""
+    number = (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1
+    try:
+        with transaction.atomic():
+            return Hand.objects.create(
+                session=session,
+                club=session.club,
+                season=session.season,
+                number=number,
+                dealer=dealer,
+                opponent=opponent,
+                played_at=played_at or timezone.now(),
+                out_of_turn=bool(reason),
+                client_key=key,
+                created_by=by if by.is_authenticated else None,
+            )
+    except IntegrityError as error:  # unreachable under the session's lock
+        raise Conflict(_("Someone else recorded a hand at the same moment.")) from error
+
+
 @transaction.atomic
 def record_hand(
     *,
@@ -401,9 +434,14 @@ def record_hand(
     ``key`` (an API client's idempotency key) returns the hand already recorded with it.
     """
     session, access = _lock_as(session, by)
-    plays = by.is_authenticated and by.pk in (dealer.user_id, opponent.user_id)
-    if not (access.is_scorer or plays):
-        raise PermissionDenied(_("Only the two players, a scorer or an admin may record a hand."))
+    who = Actor(
+        user=by,
+        access=access,
+        plays=by.is_authenticated and by.pk in (dealer.user_id, opponent.user_id),
+    )
+    rule = adapter_of_game("singapore").who("report")
+    if not rule.allows(who):
+        raise PermissionDenied(rule.refusal(_("record a hand")))
     key = str(key or "")[:100]
     if key:
         existing = session.hands.filter(client_key=key).first()
@@ -411,15 +449,8 @@ def record_hand(
             return Recorded(hand=existing, outcome=None, replayed=True)
     _require_open(session)
     seats = list(session.seats.select_related("player").order_by("position"))
+    _require_playing(seats, dealer=dealer, opponent=opponent)
     table = Table.of(session, seats)
-    for field_name, player in (("dealer", dealer), ("opponent", opponent)):
-        seat = next((s for s in seats if s.player_id == player.pk), None)
-        if seat is None or not seat.plays:
-            # No seat here: nobody to name (404); left or sitting out: the seating says no.
-            refuse = not_found if seat is None else conflict
-            raise refuse(field_name, _("%(name)s is not playing at this table.") % {"name": player})
-    if dealer.pk == opponent.pk:
-        raise ValidationError({"opponent": _("The dealer plays against someone else.")})
     checked = read_payload(table, dealer, opponent, payload)
     state = table_state(session, seats)
     reason = _check_turn(session, state, dealer, opponent, override=override, access=access)
@@ -427,23 +458,7 @@ def record_hand(
         return Recorded(
             hand=None, outcome=None, checked=checked, preview=preview_view(table, checked, dealer)
         )
-    number = (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1
-    try:
-        with transaction.atomic():
-            hand = Hand.objects.create(
-                session=session,
-                club=session.club,
-                season=session.season,
-                number=number,
-                dealer=dealer,
-                opponent=opponent,
-                played_at=played_at or timezone.now(),
-                out_of_turn=bool(reason),
-                client_key=key,
-                created_by=by if by.is_authenticated else None,
-            )
-    except IntegrityError as error:  # unreachable under the session's lock
-        raise Conflict(_("Someone else recorded a hand at the same moment.")) from error
+    hand = _new_hand(session, by, dealer, opponent, played_at=played_at, key=key, reason=reason)
     if reason:
         steps.audit(
             hand,

@@ -1,7 +1,7 @@
 """A Sputo tournament match in the result cycle (``matches.results``).
 
 What a result changes in the bracket is planned by ``matches.sputo.bracket.settle`` and
-written by ``matches.sputo.services.apply_result``: the same plan a correction's preview
+written by ``matches.sputo.results.apply_result``: the same plan a correction's preview
 shows. Results in force are corrected or voided by admins only (a correction moves players
 through the later rounds); a double forfeit is a scorer's, an award an admin's.
 """
@@ -15,7 +15,7 @@ from circolo.errors import Conflict
 from clubs.models import Role
 from matches.results import steps
 from matches.results.adapters import ROLES, GameAdapter, Who, register
-from matches.sputo import services
+from matches.sputo import results
 from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
 from matches.sputo.payload import check_match_result
 
@@ -74,15 +74,15 @@ class SputoAdapter(GameAdapter):
         )
 
     def applied(self, subject, outcome, *, previous, by, checked):
-        services.apply_result(
+        results.apply_result(
             subject, outcome.payload, by=by, previous=previous, at=outcome.confirmed_at
         )
 
     def voided(self, subject, outcome, *, by):
-        services.apply_result(subject, None, by=by, previous=outcome)
+        results.apply_result(subject, None, by=by, previous=outcome)
 
     def preview_correction(self, subject, checked, *, by):
-        return services.preview_result(subject, checked.payload)
+        return results.preview_result(subject, checked.payload)
 
 
 register(SputoAdapter())

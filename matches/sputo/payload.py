@@ -48,6 +48,14 @@ def _game_error(n: int, message: str) -> ValidationError:
     return ValidationError({"games": [_("Game %(n)s: %(message)s") % {"n": n, "message": message}]})
 
 
+def _player(match, payload: dict, field: str) -> int:
+    """The id ``payload[field]`` names: one of the match's two players, else a 400."""
+    value = payload.get(field)
+    if not _is_id(value) or value not in (match.player_a_id, match.player_b_id):
+        raise ValidationError({field: [_("Name one of the two players of this match (by id).")]})
+    return value
+
+
 def check_match_result(match, payload, *, require: Callable[[str], None]) -> CheckedOutcome:
     """The canonical payload and the game records of ``payload`` for ``match``, or a
     ``ValidationError`` naming the field. ``require(step)`` refuses (a 403) unless the
@@ -60,17 +68,6 @@ def check_match_result(match, payload, *, require: Callable[[str], None]) -> Che
     given = [k for k in KEYS if payload.get(k) not in (None, False) and k != "games"]
     if len(given) > 1:
         raise ValidationError({given[1]: [_("Give one kind of result only.")]})
-    ids = {match.player_a_id, match.player_b_id}
-    names = {p.pk: p.display_name for p in match.players()}
-
-    def player_field(field: str) -> int:
-        value = payload.get(field)
-        if not _is_id(value) or value not in ids:
-            raise ValidationError(
-                {field: [_("Name one of the two players of this match (by id).")]}
-            )
-        return value
-
     if payload.get("double_forfeit") not in (None, False):
         if payload["double_forfeit"] is not True:
             raise ValidationError({"double_forfeit": [_("Must be true.")]})
@@ -82,20 +79,24 @@ def check_match_result(match, payload, *, require: Callable[[str], None]) -> Che
         )
     if payload.get("walkover") is not None or payload.get("awarded") is not None:
         field = "walkover" if payload.get("walkover") is not None else "awarded"
-        winner = player_field(field)
+        winner = _player(match, payload, field)
         if payload.get("games"):
             raise ValidationError({"games": [_("A walkover has no games.")]})
         if field == "awarded":
             require("award")
         result = bracket.WALKOVER if field == "walkover" else bracket.AWARDED
         return CheckedOutcome(payload={"result": result, "winner": winner, "games": []})
+    return _games_played(match, payload)
 
+
+def _games_played(match, payload: dict) -> CheckedOutcome:
+    """A result of games: the match played out, or a retirement after the games so far."""
     games = payload.get("games")
     if games is None:
         games = []
     if not isinstance(games, list):
         raise ValidationError({"games": [_("The games are a list.")]})
-    retired = player_field("retired") if payload.get("retired") is not None else None
+    retired = _player(match, payload, "retired") if payload.get("retired") is not None else None
     need = match.best_of // 2 + 1
     if not games and retired is None:
         raise ValidationError({"games": [_("Give at least one game.")]})
@@ -103,7 +104,9 @@ def check_match_result(match, payload, *, require: Callable[[str], None]) -> Che
         raise ValidationError(
             {"games": [_("At most %(n)s games in this match.") % {"n": match.best_of}]}
         )
-    wins = dict.fromkeys(ids, 0)
+    names = {p.pk: p.display_name for p in match.players()}
+    players = {p.display_name: p for p in match.players()}
+    wins = dict.fromkeys((match.player_a_id, match.player_b_id), 0)
     stored, records = [], []
     for n, game in enumerate(games, 1):
         if max(wins.values()) >= need:
@@ -113,17 +116,16 @@ def check_match_result(match, payload, *, require: Callable[[str], None]) -> Che
         winner, cards_left, record = _check_game(match, n, game, names)
         wins[winner] += 1
         stored.append({"winner": winner, "cards_left": cards_left, "log": "events" in record})
-        players = {p.display_name: p for p in match.players()}
         records.append(CheckedRecord(record=record, players=players))
-    leader = max(wins, key=lambda pid: (wins[pid], pid == match.player_a_id))
     if retired is not None:
-        winner = next(pid for pid in ids if pid != retired)
         if wins[retired] >= need:
             raise ValidationError({"retired": [_("This player had already won the match.")]})
+        winner = next(pid for pid in wins if pid != retired)
         return CheckedOutcome(
             payload={"result": bracket.RETIREMENT, "winner": winner, "games": stored},
             records=records,
         )
+    leader = max(wins, key=lambda pid: (wins[pid], pid == match.player_a_id))
     if wins[leader] < need:
         raise ValidationError(
             {

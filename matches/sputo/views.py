@@ -22,7 +22,7 @@ from matches.results import audit, steps
 from matches.results.adapters import actor
 from matches.results.audit import reported_by
 from matches.results.views import Refused, StepPage
-from matches.sputo import calendar, reads, services
+from matches.sputo import calendar, reads, results, services
 from matches.sputo.forms import ResultForm, TournamentForm
 from matches.sputo.models import CalendarFeed, Tournament, TournamentMatch, TournamentStatus
 
@@ -291,7 +291,7 @@ def _match_context(request, access, match, **extra):
             match=match, prefix="correct"
         )
     if context["may_resolve"]:
-        a, b = services.expected_seats(match)
+        a, b = results.expected_seats(match)
         context["award_to"] = Player.objects.filter(pk__in=[p for p in (a, b) if p])
     context.update(extra)
     return context

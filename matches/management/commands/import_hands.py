@@ -23,6 +23,34 @@ from matches.singapore.importer import DEFAULT_TABLE, Importer
 from matches.singapore.models import TableSession
 
 
+def _mapping(path: str | None) -> dict:
+    """``--players``: a JSON file of ``{"name": player id}``."""
+    if not path:
+        return {}
+    try:
+        mapping = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise CommandError(f"--players: {error}") from error
+    if not isinstance(mapping, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in mapping.values()
+    ):
+        raise CommandError('--players: a JSON object of "name": player id')
+    return mapping
+
+
+def _point_value(text: str | None) -> Decimal | None:
+    """``--point-value``: money a point, more than zero, at most two decimals."""
+    if not text:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation as error:
+        raise CommandError("--point-value: a number such as 0.10") from error
+    if not value.is_finite() or value <= 0 or value != value.quantize(Decimal("0.01")):
+        raise CommandError("--point-value: more than zero, at most two decimals")
+    return value
+
+
 class Command(BaseCommand):
     help = "Import past Singapore hands (JSON lines, RULES.md's records with their stakes)."
 
@@ -50,29 +78,13 @@ class Command(BaseCommand):
         club = Club.objects.filter(slug=options["club"]).first()
         if club is None:
             raise CommandError(f"no club {options['club']!r}")
-        mapping = {}
-        if options["players"]:
-            try:
-                mapping = json.loads(Path(options["players"]).read_text(encoding="utf-8"))
-            except (OSError, ValueError) as error:
-                raise CommandError(f"--players: {error}") from error
-            if not isinstance(mapping, dict) or not all(
-                isinstance(v, int) and not isinstance(v, bool) for v in mapping.values()
-            ):
-                raise CommandError('--players: a JSON object of "name": player id')
+        mapping = _mapping(options["players"])
         session = None
         if options["session"]:
             session = TableSession.objects.filter(pk=options["session"], club=club).first()
             if session is None:
                 raise CommandError(f"no table {options['session']} in {club.slug}")
-        value = None
-        if options["point_value"]:
-            try:
-                value = Decimal(options["point_value"])
-            except InvalidOperation as error:
-                raise CommandError("--point-value: a number such as 0.10") from error
-            if not value.is_finite() or value <= 0 or value != value.quantize(Decimal("0.01")):
-                raise CommandError("--point-value: more than zero, at most two decimals")
+        value = _point_value(options["point_value"])
         by = None
         if options["by"]:
             by = get_user_model().objects.filter(username=options["by"]).first()
