@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 import environ
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -40,6 +41,7 @@ INSTALLED_APPS = [
     "axes",
     "pgtrigger",
     "django_htmx",
+    "csp",
     "circolo",
     "clubs",
     "matches",
@@ -48,6 +50,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "circolo.security_headers.ContentSecurityPolicyMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -236,6 +240,37 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else Non
 SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+# Scripts and styles only from our own static files: no inline script, handler or style
+# attribute on our pages (circolo/security_headers.py says where inline styles are allowed).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Browser features no page uses, off for every page and anything it might embed.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "browsing-topics",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+    )
+}
 
 # --- What each game shows on the leaderboards, the player page and the club night (matches.boards)
 
