@@ -101,9 +101,10 @@ def test_the_main_pages_run_under_the_policy_without_a_violation(
         response = page.goto(f"{live_server.url}{path}", wait_until="load")
         assert response.status == 200, (name, path)
         policy = response.headers["content-security-policy"]
-        assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split(
-            "script-src"
-        )[1].split(";")[0], (name, policy)
+        assert (
+            "script-src 'self'" in policy
+            and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+        ), (name, policy)
         violations = page.evaluate("window.__csp") + console
         console.clear()
         if violations:
