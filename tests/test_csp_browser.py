@@ -23,7 +23,8 @@ NAMES = ("Anna", "Bruno", "Carla", "Dario")
 WATCH = """
 window.__csp = [];
 document.addEventListener("securitypolicyviolation", (e) => {
-  window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`);
+  const where = `${e.sourceFile}:${e.lineNumber}`;
+  window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI} at ${where}`);
 });
 """
 
