@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/circolo
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: install run test test-fast test-integration lint bench bench-pages messages clean
+.PHONY: install run dev test test-fast test-integration lint bench bench-pages messages clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,7 +17,17 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# A production server (gunicorn, circolo/gunicorn.conf.py) with DEBUG off, on the SQLite
+# default with in-process tasks; static files collected here and served by WhiteNoise.
+# tests/test_make_run.py starts the server with this recipe's own commands.
 run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+	$(PY) manage.py collectstatic --noinput -v0
+	$(PY) -m gunicorn --config circolo/gunicorn.conf.py
+
+# For programmers: Django's development server, DEBUG on, reloading on every change.
+dev: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
 	DEBUG=true $(PY) manage.py runserver 127.0.0.1:8000

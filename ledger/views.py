@@ -2,8 +2,6 @@
 statement (and its CSV). Members only (``clubs.access``); each view: authorize, fetch, act,
 render."""
 
-import csv
-
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
@@ -14,6 +12,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+import circolo.csv_export as csv_export
 from circolo.errors import Conflict
 from clubs.access import club_page
 from clubs.models import Role
@@ -220,7 +219,7 @@ def statement_csv(request, access, player_id):
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     filename = f"{access.club.slug}-{player.pk}-{found.unit}.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
+    writer = csv_export.writer(response)  # descriptions and keys are never run as formulas
     writer.writerow(
         [_("Date"), _("Description"), _("Kind"), _("Key"), _("Amount"), _("Balance"), _("Unit")]
     )

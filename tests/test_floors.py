@@ -23,6 +23,7 @@ FLOORS = ["rules", "plumbing", "clubs", "ledger", "matches"]  # bottom up; circo
 PLUMBING = {
     "circolo.api",
     "circolo.bulk",
+    "circolo.csv_export",
     "circolo.errors",
     "circolo.filters",
     "circolo.pagination",

@@ -9,7 +9,6 @@ constant number of queries whatever the number of hands.
 
 from __future__ import annotations
 
-import csv
 import io
 from collections import Counter
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+import circolo.csv_export as csv_export
 from clubs.models import Player
 from matches.results.models import OutcomeStatus
 from matches.singapore.hands import HandView, view_of, with_history
@@ -149,7 +149,7 @@ def build_sheet(session: TableSession) -> Sheet:
 def sheet_csv(sheet: Sheet) -> str:
     """The sheet as CSV: one line per result, each person's change and running balance."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_export.writer(out)  # a guest's name is never run as a formula
     head = [
         _("hand"),
         _("status"),

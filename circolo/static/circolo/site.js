@@ -7,6 +7,15 @@ document.addEventListener("DOMContentLoaded", () => {
   if (current && tabs.scrollWidth > tabs.clientWidth) {
     tabs.scrollLeft = current.offsetLeft - (tabs.clientWidth - current.offsetWidth) / 2;
   }
+  // <select data-submit-on-change> (the language) sends its form when a choice is made.
+  for (const select of document.querySelectorAll("select[data-submit-on-change]")) {
+    select.addEventListener("change", () => select.form.submit());
+  }
+  // <button data-print hidden>: shown, and prints the page.
+  for (const button of document.querySelectorAll("button[data-print]")) {
+    button.hidden = false;
+    button.addEventListener("click", () => window.print());
+  }
   // Copy buttons: <button data-copy="#input-id" hidden> next to a read-only text box.
   for (const button of document.querySelectorAll("button[data-copy]")) {
     const source = document.querySelector(button.dataset.copy);
