@@ -210,18 +210,26 @@ def _open(subject: OutcomeSubject, *, states: list[str], nothing: str) -> Outcom
     return outcome
 
 
+def _reported_by_another(subject, who: Actor, *, step: str, nothing: str, own: str) -> Outcome:
+    """The reported result, for a step its reporter may not take (confirm, dispute)."""
+    outcome = _open(subject, states=[OutcomeStatus.REPORTED], nothing=nothing)
+    if outcome.reported_by_id == who.user.pk:
+        raise PermissionDenied(own)
+    require(step, who, subject)
+    return outcome
+
+
 @transaction.atomic
 def confirm_outcome(*, subject: OutcomeSubject, by) -> Outcome:
     """Confirm the reported result: another player of the game, a scorer or an admin."""
     adapter, subject, who = _begin(subject, by)
-    outcome = _open(
+    outcome = _reported_by_another(
         subject,
-        states=[OutcomeStatus.REPORTED],
+        who,
+        step="confirm",
         nothing=_("There is no reported result waiting for confirmation."),
+        own=_("Nobody confirms their own report."),
     )
-    if outcome.reported_by_id == by.pk:
-        raise PermissionDenied(_("Nobody confirms their own report."))
-    require("confirm", who, subject)
     _move(
         subject,
         outcome,
@@ -240,14 +248,13 @@ def dispute_outcome(*, subject: OutcomeSubject, by, reason: str) -> Outcome:
     """Dispute the reported result; a scorer or an admin decides."""
     reason = _reason(reason)
     _adapter, subject, who = _begin(subject, by)
-    outcome = _open(
+    outcome = _reported_by_another(
         subject,
-        states=[OutcomeStatus.REPORTED],
+        who,
+        step="dispute",
         nothing=_("There is no reported result to dispute."),
+        own=_("Withdraw your own report instead of disputing it."),
     )
-    if outcome.reported_by_id == by.pk:
-        raise PermissionDenied(_("Withdraw your own report instead of disputing it."))
-    require("dispute", who, subject)
     _move(
         subject, outcome, OutcomeStatus.DISPUTED, action="dispute", by=by, why=reason, note=reason
     )

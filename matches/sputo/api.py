@@ -103,27 +103,7 @@ class TournamentSerializer(StrictModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = [
-            "id",
-            "club",
-            "season",
-            "name",
-            "starts_at",
-            "venue",
-            "variant",
-            "options",
-            "best_of",
-            "final_best_of",
-            "third_place",
-            "seeding",
-            "seed",
-            "house_rules",
-            "status",
-            "rounds",
-            "drawn_at",
-            "finished_at",
-            "created_at",
-        ]
+        # What the services let people set, then what the tournament's life sets.
         read_only_fields = [
             "id",
             "seed",
@@ -134,6 +114,7 @@ class TournamentSerializer(StrictModelSerializer):
             "finished_at",
             "created_at",
         ]
+        fields = ["id", "club", *services.EDITABLE, *read_only_fields[1:]]
 
 
 class TournamentUpdateSerializer(TournamentSerializer):

@@ -185,9 +185,9 @@ def _player_from_post(request, access) -> Player | None:
     return access.club.players.active().filter(pk=pk).first()
 
 
-@require_POST
-@club_page(at_least=Role.MEMBER)
-def enter(request, access, tournament_id):
+def _for_a_player(request, access, tournament_id, service, done: str):
+    """Enter or check in the player the form names (``service(tournament=, player=, by=)``);
+    ``done``: the message, with the player's ``%(name)s``."""
     tournament = _tournament(access, tournament_id)
     player = _player_from_post(request, access)
     if player is None:
@@ -195,10 +195,18 @@ def enter(request, access, tournament_id):
     else:
         _act(
             request,
-            lambda: services.add_entrant(tournament=tournament, player=player, by=request.user),
-            _("%(name)s is entered.") % {"name": player.display_name},
+            lambda: service(tournament=tournament, player=player, by=request.user),
+            done % {"name": player.display_name},
         )
     return redirect(tournament)
+
+
+@require_POST
+@club_page(at_least=Role.MEMBER)
+def enter(request, access, tournament_id):
+    return _for_a_player(
+        request, access, tournament_id, services.add_entrant, _("%(name)s is entered.")
+    )
 
 
 @require_POST
@@ -217,17 +225,9 @@ def withdraw_entry(request, access, tournament_id, entrant_id):
 @require_POST
 @club_page(at_least=Role.MEMBER)
 def check_in(request, access, tournament_id):
-    tournament = _tournament(access, tournament_id)
-    player = _player_from_post(request, access)
-    if player is None:
-        messages.error(request, _("Choose a player of this club."))
-    else:
-        _act(
-            request,
-            lambda: services.check_in(tournament=tournament, player=player, by=request.user),
-            _("%(name)s is checked in.") % {"name": player.display_name},
-        )
-    return redirect(tournament)
+    return _for_a_player(
+        request, access, tournament_id, services.check_in, _("%(name)s is checked in.")
+    )
 
 
 @require_POST
