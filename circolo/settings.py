@@ -136,11 +136,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Club nights have several phones writing at once. A deferred transaction that reads,
     # then writes, cannot wait for another writer: SQLite answers "database is locked" at
     # once. IMMEDIATE takes the write lock when the transaction begins, so writers queue
-    # (up to `timeout` seconds) instead of failing; WAL lets reads go on meanwhile.
+    # (up to `timeout` seconds) instead of failing; WAL lets reads go on meanwhile. A busy
+    # night on a slow machine can queue 50 writers: they wait up to 45 s (below gunicorn's
+    # 60 s request timeout) rather than fail.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
+            "timeout": 45,
             "init_command": "PRAGMA journal_mode=WAL",
         }
     )

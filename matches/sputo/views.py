@@ -211,7 +211,7 @@ def enter(request, access, tournament_id):
 
 @require_POST
 @club_page(at_least=Role.MEMBER)
-def withdraw_entry(request, access, tournament_id, entrant_id):
+def remove_entry(request, access, tournament_id, entrant_id):
     tournament = _tournament(access, tournament_id)
     entrant = get_object_or_404(tournament.entrants.select_related("player"), pk=entrant_id)
     _act(
