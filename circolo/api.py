@@ -28,7 +28,6 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken import views as authtoken_views
-from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.response import Response
@@ -40,6 +39,7 @@ from circolo.schema import ERROR_RESPONSE
 from clubs.errors import Conflict
 from clubs.rule_errors import as_api_item, is_rules_error
 from clubs.strict import StrictInputMixin
+from clubs.tokens import DEVICE_MAX_LENGTH, issue_token
 
 NOT_FOUND_CODES = frozenset({"not_found", "does_not_exist"})
 CONFLICT_CODES = frozenset({"conflict"})
@@ -174,14 +174,24 @@ def field_error(field: str, message: str) -> serializers.ValidationError:
 
 class TokenRequestSerializer(StrictInputMixin, AuthTokenSerializer):
     """DRF's token request with the user model's length limit on the username (a longer one
-    cannot exist and would overflow django-axes' log of failed logins)."""
+    cannot exist and would overflow django-axes' log of failed logins), and the device's
+    name, which the profile page lists with the token."""
 
     username = serializers.CharField(label=_("Username"), max_length=150, write_only=True)
+    device = serializers.CharField(
+        label=_("Device"),
+        max_length=DEVICE_MAX_LENGTH,
+        required=False,
+        write_only=True,
+        help_text=_("A name for the device or app (by default, its User-Agent header)."),
+    )
 
 
 class ObtainAuthToken(authtoken_views.ObtainAuthToken):
-    """A token for a username and password (the same token each time).
+    """A new token for a username and password, one for each device, valid until its
+    ``expiry``; send it as ``Authorization: Token <token>``.
 
+    A new password, and "log out everywhere" on the profile page, revoke the tokens.
     Credentials that do not log in are a 401, like every failed authentication; a request
     without them is a 400 naming the field; too many failures lock the username out (a 429,
     django-axes). Whatever ``Authorization`` header comes along is not looked at.
@@ -196,7 +206,15 @@ class ObtainAuthToken(authtoken_views.ObtainAuthToken):
 
     @extend_schema(
         responses={
-            200: inline_serializer("Token", {"token": serializers.CharField()}),
+            200: inline_serializer(
+                "Token",
+                {
+                    "token": serializers.CharField(),
+                    "expiry": serializers.DateTimeField(
+                        allow_null=True, help_text=_("When the token stops working.")
+                    ),
+                },
+            ),
             401: ERROR_RESPONSE,
             429: ERROR_RESPONSE,
         }
@@ -215,5 +233,10 @@ class ObtainAuthToken(authtoken_views.ObtainAuthToken):
             if getattr(refusal, "code", None) == "authorization":  # the credentials are wrong
                 raise exceptions.AuthenticationFailed(refusal) from None
             raise
-        token, _created = Token.objects.get_or_create(user=serializer.validated_data["user"])
-        return Response({"token": token.key})
+        data = serializer.validated_data
+        token, key = issue_token(
+            user=data["user"],
+            device=data.get("device") or request.META.get("HTTP_USER_AGENT", ""),
+        )
+        expiry = serializers.DateTimeField().to_representation(token.expiry)
+        return Response({"token": key, "expiry": expiry})

@@ -37,9 +37,9 @@ invalid is refused (a schemathesis run checks both, ``tests/test_api_schemathesi
   ``request_schema_extra``, merged into its request component (``oneOf`` of ``required``).
 """
 
-from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
-from drf_spectacular.plumbing import force_instance
+from drf_spectacular.plumbing import build_bearer_security_scheme_object, force_instance
 from rest_framework import permissions, relations, serializers
 
 from clubs.strict import DATE_TIME_PATTERN, decimal_pattern
@@ -114,6 +114,20 @@ class ErrorSerializerExtension(OpenApiSerializerExtension):
 
 
 ERROR_RESPONSE = ErrorSerializer
+
+
+class TokenScheme(OpenApiAuthenticationExtension):
+    """The API tokens (``clubs.tokens``): ``Authorization: Token <token>``, as before knox."""
+
+    target_class = "clubs.tokens.TokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema):
+        from knox.settings import knox_settings
+
+        return build_bearer_security_scheme_object(
+            header_name="Authorization", token_prefix=knox_settings.AUTH_HEADER_PREFIX
+        )
 
 
 def _names_related_object(serializer) -> bool:

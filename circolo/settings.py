@@ -4,6 +4,7 @@ With nothing set, the site runs on SQLite in the project folder, with Celery tas
 in-process and a local-memory cache: the zero-setup default of `make run`.
 """
 
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -33,7 +34,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -195,6 +196,16 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
 
+# --- API tokens (django-rest-knox, clubs/tokens.py): one per device, each valid for
+# API_TOKEN_DAYS days after it is issued, dead when the password changes.
+KNOX_TOKEN_MODEL = "clubs.ApiToken"
+REST_KNOX = {
+    "TOKEN_MODEL": KNOX_TOKEN_MODEL,
+    "TOKEN_TTL": timedelta(days=env.float("API_TOKEN_DAYS", default=30)),
+    # The header clients have always sent: ``Authorization: Token <token>``.
+    "AUTH_HEADER_PREFIX": "Token",
+}
+
 # --- Internationalisation: Italian first, English complete.
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", _("Italian")), ("en", _("English"))]
@@ -243,7 +254,7 @@ X_FRAME_OPTIONS = "DENY"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an API client without credentials gets a 401 with WWW-Authenticate.
-        "rest_framework.authentication.TokenAuthentication",
+        "clubs.tokens.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PARSER_CLASSES": [

@@ -62,12 +62,12 @@ from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
 from django.db import connections
 from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from schemathesis.engine import events, from_schema
 from schemathesis.engine.statistic import Statistic
 from schemathesis.specs.openapi.formats import unregister_string_format
 
 from clubs import services
+from clubs.tokens import issue_token
 from matches.models import TableSession, Tournament, TournamentMatch
 from matches.singapore import services as singapore_services
 from tests.singapore_helpers import CLOSING, SEVENTY
@@ -363,7 +363,7 @@ def test_the_api_keeps_its_schema_for_a_club_admin(api_url, make_user):
     services.add_guest(club=club, display_name="Zio Pino")
     services.create_season(club=club, name="Inverno", start=date(2025, 1, 1), end=date(2025, 3, 31))
     services.create_invitation(club=club, by=ada, max_uses=5)
-    token = Token.objects.create(user=ada).key
+    token = issue_token(user=ada)[1]
     statistic, errors, seconds = run_schemathesis(
         api_url, headers={"Authorization": f"Token {token}"}, skip_coverage_of_writes=False
     )
