@@ -81,7 +81,7 @@ DESCRIPTIONS = {
     "refers to one).",
     409: "The request clashes with what is stored (a name already taken, the last admin, "
     "an invitation that cannot be used any more).",
-    429: "Too many failed logins: try again later.",
+    429: "Too many requests (failed logins, or mails asked for): try again later.",
 }
 
 

@@ -188,13 +188,43 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Brute-force lockout: AXES_FAILURE_LIMIT failed logins lock the username from that address.
+# Brute-force lockout (clubs/lockout.py): AXES_FAILURE_LIMIT failed logins lock the user name
+# out from that address; AXES_ADDRESS_FAILURE_LIMIT failed logins from one address, whatever
+# the user names, lock the address out; for AXES_COOLOFF_HOURS.
+AXES_HANDLER = "clubs.lockout.LockoutHandler"
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_ADDRESS_FAILURE_LIMIT = env.int("AXES_ADDRESS_FAILURE_LIMIT", default=15)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]  # in clubs.lockout's order
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
+
+# The client's address (the lockout and the rate limits count by it): the connection's, or
+# behind TRUSTED_PROXIES reverse proxies that each append to X-Forwarded-For, the Nth entry
+# from the right (django-ipware: the entries after it are the proxies', those before it
+# are the client's to write). A request with fewer entries counts by the connection's.
+def client_address_settings(trusted_proxies: int) -> dict:
+    if not trusted_proxies:
+        return {"AXES_IPWARE_META_PRECEDENCE_ORDER": ["REMOTE_ADDR"]}
+    return {
+        "AXES_IPWARE_META_PRECEDENCE_ORDER": ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"],
+        "AXES_IPWARE_PROXY_ORDER": "left-most",  # X-Forwarded-For's own order: client first
+        "AXES_IPWARE_PROXY_COUNT": trusted_proxies - 1,  # ipware counts those after the client
+    }
+
+
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+vars().update(client_address_settings(TRUSTED_PROXIES))
+# A longer chain than expected is a client that wrote entries of its own: not strict, ipware
+# still picks the Nth from the right (strict, it would count the proxy's address instead).
+IPWARE_STRICT = False
+
+# Rate limits on what sends mail (clubs/throttles.py, django-ratelimit): password resets,
+# sign-ups, confirmation links and invitations, each counted per client address and per
+# recipient address, "count/period" (s, m, h, d). Counted in the cache: Redis in production.
+MAIL_RATE_PER_ADDRESS = env("MAIL_RATE_PER_ADDRESS", default="30/h")
+MAIL_RATE_PER_RECIPIENT = env("MAIL_RATE_PER_RECIPIENT", default="5/h")
+RATELIMIT_IP_META_KEY = "clubs.lockout.client_address"
 
 # --- API tokens (django-rest-knox, clubs/tokens.py): one per device, each valid for
 # API_TOKEN_DAYS days after it is issued, dead when the password changes.

@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, PasswordResetView
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
@@ -11,6 +11,7 @@ from clubs import api as clubs_api
 from clubs import views as clubs_views
 from clubs.forms import LoginForm
 from clubs.models import Game
+from clubs.throttles import PASSWORD_RESET, limit_mails
 from ledger import api as ledger_api
 from matches import boards_api
 from matches.singapore import api as singapore_api
@@ -68,6 +69,12 @@ urlpatterns = [
     path("", include("ledger.urls")),
     path("", include("matches.sputo.urls")),
     path("clubs/<slug:slug>/", include("matches.singapore.urls")),
+    # Django's own, each request counted against the rate limits of mails (clubs.throttles).
+    path(
+        "accounts/password_reset/",
+        limit_mails(PASSWORD_RESET)(PasswordResetView.as_view()),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -18,6 +18,7 @@ from knox.settings import knox_settings
 
 from clubs import services
 from clubs.forms import EmailForm, ProfileForm, SignUpForm
+from clubs.throttles import CONFIRMATION, SIGN_UP, limit_mails
 from clubs.tokens import live_tokens, revoke_tokens
 
 SIGNED_UP = "circolo_signed_up"  # session key: the account this browser just made
@@ -42,6 +43,7 @@ def remember_sign_up(request, user, *, club=None):
     return redirect("clubs:confirm_email_sent")
 
 
+@limit_mails(SIGN_UP)
 def sign_up(request):
     if request.user.is_authenticated:
         return redirect("home")
@@ -66,6 +68,7 @@ def sign_up(request):
     return render(request, "accounts/sign_up.html", {"form": form})
 
 
+@limit_mails(CONFIRMATION)
 def confirm_email_sent(request):
     """Where the link went, and a form to have it sent again (GET: the page; POST: resend).
 
