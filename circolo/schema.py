@@ -14,6 +14,7 @@ documented this way without doing anything:
 - **404** on every operation with a path parameter (what does not exist or may not be
   seen), on paginated lists (a page past the last), and on operations whose body names
   another object (a club, a player: one the user cannot see reads as missing);
+- **413** on every write: a body larger than its limit (``circolo.middleware``);
 - anything more -- **409** above all -- where the view declares it, in its ``api_errors``
   attribute: ``{action: {status, ...}}`` (viewset action names, such as ``"create"`` or
   ``"accept"``, or lower-case HTTP methods for plain views)::
@@ -81,6 +82,7 @@ DESCRIPTIONS = {
     "refers to one).",
     409: "The request clashes with what is stored (a name already taken, the last admin, "
     "an invitation that cannot be used any more).",
+    413: "The body is larger than its limit (the message names it).",
     429: "Too many requests (failed logins, or mails asked for): try again later.",
 }
 
@@ -157,6 +159,8 @@ class AutoSchema(SpectacularAutoSchema):
         request_serializer = self.get_request_serializer() if writes else None
         if has_path_parameters or paginated or _names_related_object(request_serializer):
             statuses.add(404)
+        if writes:
+            statuses.add(413)  # a body over its size limit (circolo.middleware)
         action = getattr(view, "action", None) or method.lower()
         statuses |= set(getattr(view, "api_errors", {}).get(action, ()))
         return statuses

@@ -58,6 +58,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Too large a body, a NUL in a page's address: refused before anything reads them.
+    "circolo.middleware.BoundedRequestMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lockout into its response.
@@ -243,6 +245,15 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env("TIME_ZONE", default="Europe/Rome")
 USE_I18N = True
 USE_TZ = True
+
+# --- Uploads and request bodies (circolo.middleware.BoundedRequestMiddleware): a multipart
+# body (a form with files) may have UPLOAD_MAX_MB, any other body DATA_UPLOAD_MAX_MEMORY_SIZE;
+# larger is a 413 before it is read. A file above FILE_UPLOAD_MAX_MEMORY_SIZE goes to disk.
+UPLOAD_MAX_BYTES = int(env.float("UPLOAD_MAX_MB", default=10) * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # Django's default (2.5 MB): fields and JSON bodies
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+# The Singapore import's file (its own limit, within UPLOAD_MAX_MB).
+SINGAPORE_IMPORT_MAX_BYTES = int(env.float("SINGAPORE_IMPORT_MAX_MB", default=5) * 1024 * 1024)
 
 # --- Static files
 STATIC_URL = "static/"

@@ -88,3 +88,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]
+
+# An exception in a view: the site's page, or under /api/ the API's JSON error body.
+handler500 = "circolo.views.server_error"

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 
+from django.conf import settings
 from django.db.models import Count
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
@@ -338,7 +340,9 @@ class HandTransferSerializer(serializers.Serializer):
 class HandHistorySerializer(serializers.Serializer):
     outcome = serializers.IntegerField()
     status = serializers.CharField()
-    reported_by = serializers.CharField(allow_null=True)
+    reported_by = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("The id of the user who reported it.")
+    )
     reported_at = serializers.DateTimeField()
     note = serializers.CharField()
     winner = serializers.CharField()
@@ -580,7 +584,8 @@ class TableSessionViewSet(
     def import_hands(self, request):
         """Import past hands (scorers and admins): JSON lines of RULES.md's Singapore records
         with their stakes, checked by the rules engine; the refused lines come back with
-        their errors. At most 20,000 lines an upload (``manage.py import_hands`` for more);
+        their errors. At most 20,000 lines and 5 MB an upload (``SINGAPORE_IMPORT_MAX_MB``;
+        ``manage.py import_hands`` for more);
         the same file again imports nothing twice. A multipart body: ``players`` is a part
         holding JSON."""
         data = HandImportSerializer(data=request.data, context={"request": request})
@@ -593,6 +598,11 @@ class TableSessionViewSet(
             session = TableSession.objects.filter(pk=fields["session"], club=club).first()
             if session is None:
                 raise not_found("session", _("No such table in this club."))
+        limit = settings.SINGAPORE_IMPORT_MAX_BYTES
+        if fields["file"].size > limit:
+            raise serializers.ValidationError(
+                {"file": [_("At most %(size)s an upload.") % {"size": filesizeformat(limit)}]}
+            )
         try:
             text = fields["file"].read().decode("utf-8")
         except UnicodeDecodeError:
