@@ -166,8 +166,8 @@ def revoke_api_tokens(request):
     them ("log out everywhere": every app and script must log in again)."""
     digest = request.POST.get("token")
     if digest:
-        revoke_tokens(user=request.user, digest=digest[:128])
-        messages.success(request, _("The app is logged out."))
+        if revoke_tokens(user=request.user, digest=digest):
+            messages.success(request, _("The app is logged out."))
     else:
         count = revoke_tokens(user=request.user)
         messages.success(

@@ -26,6 +26,7 @@ LAST_USED_EVERY = timedelta(minutes=1)
 # What a token may look like (knox's are hexadecimal): anything else is refused before the
 # database is asked (a NUL, say, which PostgreSQL cannot compare).
 TOKEN_SHAPE = re.compile(rf"[0-9a-f]{{{CONSTANTS.TOKEN_KEY_LENGTH},{CONSTANTS.DIGEST_LENGTH}}}")
+DIGEST_SHAPE = re.compile(rf"[0-9a-f]{{{CONSTANTS.DIGEST_LENGTH}}}")
 
 
 def issue_token(*, user, device: str = "") -> tuple[ApiToken, str]:
@@ -55,6 +56,8 @@ def revoke_tokens(*, user, digest: str | None = None) -> int:
     """Revoke one of the user's tokens (by its ``digest``), or all of them; how many."""
     tokens = ApiToken.objects.filter(user=user)
     if digest is not None:
+        if not DIGEST_SHAPE.fullmatch(digest):  # names none (and may hold a NUL)
+            return 0
         tokens = tokens.filter(digest=digest)
     deleted, _per_model = tokens.delete()
     return deleted

@@ -135,6 +135,13 @@ def test_no_one_revokes_another_persons_token(mia, people):
     assert status_with(key) == 200
 
 
+@pytest.mark.parametrize("digest", ["x", "a\x00b", "0" * 129])
+def test_revoking_a_token_that_names_none_revokes_nothing(mia, people, digest):
+    mine = issue_token(user=people["member"], device="phone")[1]
+    assert mia.post("/accounts/profile/tokens/", {"token": digest}).status_code == 302
+    assert status_with(mine) == 200
+
+
 @pytest.mark.parametrize("token", ["x" * 64, "abc\x00def" * 8, "é" * 20, "0" * 500])
 def test_a_malformed_token_is_a_401(people, token):
     assert status_with(token) == 401
