@@ -25,21 +25,14 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import exceptions, serializers, status
-from rest_framework.authtoken import views as authtoken_views
-from rest_framework.authtoken.models import Token
-from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework import exceptions, status
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from circolo.errors import Conflict
-from circolo.parsers import FormParser, JSONParser, MultiPartParser
 from circolo.rule_errors import as_api_item, is_rules_error
-from circolo.schema import ERROR_RESPONSE
-from circolo.strict import StrictInputMixin
 
 NOT_FOUND_CODES = frozenset({"not_found", "does_not_exist"})
 CONFLICT_CODES = frozenset({"conflict"})
@@ -166,50 +159,3 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         if isinstance(exc.detail, dict):
             exc.detail = flat(exc.detail)
     return drf_exception_handler(exc, context)
-
-
-class TokenRequestSerializer(StrictInputMixin, AuthTokenSerializer):
-    """DRF's token request with the user model's length limit on the username (a longer one
-    cannot exist and would overflow django-axes' log of failed logins)."""
-
-    username = serializers.CharField(label=_("Username"), max_length=150, write_only=True)
-
-
-class ObtainAuthToken(authtoken_views.ObtainAuthToken):
-    """A token for a username and password (the same token each time).
-
-    Credentials that do not log in are a 401, like every failed authentication; a request
-    without them is a 400 naming the field; too many failures lock the username out (a 429,
-    django-axes). Whatever ``Authorization`` header comes along is not looked at.
-    """
-
-    serializer_class = TokenRequestSerializer
-    parser_classes = [FormParser, MultiPartParser, JSONParser]
-    authentication_classes: list = []
-
-    def get_authenticate_header(self, request) -> str:
-        return "Token"
-
-    @extend_schema(
-        responses={
-            200: inline_serializer("Token", {"token": serializers.CharField()}),
-            401: ERROR_RESPONSE,
-            429: ERROR_RESPONSE,
-        }
-    )
-    def post(self, request, *args, **kwargs):
-        serializer = self.get_serializer(data=request.data)
-        try:
-            serializer.is_valid(raise_exception=True)
-        except exceptions.ValidationError as error:
-            if getattr(request, "axes_locked_out", False):
-                # django-axes marks the DRF request, which its middleware does not see.
-                raise exceptions.Throttled(
-                    detail=_("Too many failed logins: try again later.")
-                ) from None
-            refusal = error.detail.get("non_field_errors", [None])[0]
-            if getattr(refusal, "code", None) == "authorization":  # the credentials are wrong
-                raise exceptions.AuthenticationFailed(refusal) from None
-            raise
-        token, _created = Token.objects.get_or_create(user=serializer.validated_data["user"])
-        return Response({"token": token.key})

@@ -9,8 +9,12 @@ plain dict, what is missing takes the model's default and what is blank is check
 same as in JSON. A key given twice becomes a list (which a scalar field refuses).
 """
 
-import io
+import shutil
+import tempfile
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.template.defaultfilters import filesizeformat
 from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, parsers
@@ -41,23 +45,58 @@ class MultiPartParser(parsers.MultiPartParser):
     """``multipart/form-data``, read like a JSON object of strings (files stay files).
 
     A part without its ``Content-Disposition`` header is malformed: a 400, where Django's
-    parser would skip it and a PATCH would quietly change nothing.
+    parser would skip it and a PATCH would quietly change nothing. The body is copied to a
+    file that stays in memory while it is small and goes to disk beyond
+    ``FILE_UPLOAD_MAX_MEMORY_SIZE`` (the middleware has bounded its size already), read once
+    for the parts' headers, then parsed by Django (which streams the files to disk too).
     """
 
     def parse(self, stream, media_type=None, parser_context=None):
-        raw = stream.read() if stream is not None else b""
         _type, params = parse_header_parameters(media_type or "")
         boundary = params.get("boundary", "").encode("ascii", "replace")
-        if boundary and raw:
-            for part in raw.split(b"--" + boundary)[1:]:
-                if part.startswith(b"--"):
-                    break  # the closing delimiter
-                head, blank, _body = part.partition(b"\r\n\r\n")
-                if not blank or b"content-disposition" not in head.lower():
-                    raise exceptions.ParseError(
-                        _("Multipart form parse error: a part has no name.")
-                    )
-        parsed = super().parse(io.BytesIO(raw), media_type, parser_context)
+        with tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE) as body:
+            if stream is not None:
+                shutil.copyfileobj(stream, body, CHUNK)
+            body.seek(0)
+            if boundary and not _every_part_is_named(body, boundary):
+                raise exceptions.ParseError(_("Multipart form parse error: a part has no name."))
+            body.seek(0)
+            try:
+                parsed = super().parse(body, media_type, parser_context)
+            except RequestDataTooBig:
+                raise exceptions.ParseError(
+                    _("The form's fields are too long: at most %(limit)s in all.")
+                    % {"limit": filesizeformat(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)}
+                ) from None
+            except (TooManyFieldsSent, TooManyFilesSent):
+                raise exceptions.ParseError(_("The form has too many fields.")) from None
         # Files as plain values too: DRF merges them into ``request.data`` with a dict's
         # update, which would read a MultiValueDict's lists.
         return parsers.DataAndFiles(as_plain_dict(parsed.data), as_plain_dict(parsed.files))
+
+
+CHUNK = 64 * 1024
+
+
+def _every_part_is_named(body, boundary: bytes) -> bool:
+    """Whether every part of a multipart ``body`` has a ``Content-Disposition`` header,
+    reading it line by line (a line longer than ``CHUNK`` comes in pieces: no delimiter)."""
+    delimiter = b"--" + boundary
+    at_line_start, in_headers, named = True, False, False
+    while piece := body.readline(CHUNK):
+        starts_line, at_line_start = at_line_start, piece.endswith(b"\n")
+        if not starts_line:
+            continue
+        line = piece.rstrip(b"\r\n")
+        if in_headers:
+            if not line:  # the blank line after a part's headers
+                if not named:
+                    return False
+                in_headers = False
+            elif line.lower().startswith(b"content-disposition:"):
+                named = True
+        elif line == delimiter + b"--":
+            break  # the closing delimiter
+        elif line.rstrip(b" \t") == delimiter:
+            in_headers, named = True, False
+    return not in_headers or named

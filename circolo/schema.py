@@ -14,6 +14,7 @@ documented this way without doing anything:
 - **404** on every operation with a path parameter (what does not exist or may not be
   seen), on paginated lists (a page past the last), and on operations whose body names
   another object (a club, a player: one the user cannot see reads as missing);
+- **413** on every write: a body larger than its limit (``circolo.middleware``);
 - anything more -- **409** above all -- where the view declares it, in its ``api_errors``
   attribute: ``{action: {status, ...}}`` (viewset action names, such as ``"create"`` or
   ``"accept"``, or lower-case HTTP methods for plain views)::
@@ -37,9 +38,13 @@ invalid is refused (a schemathesis run checks both, ``tests/test_api_schemathesi
   ``request_schema_extra``, merged into its request component (``oneOf`` of ``required``).
 """
 
-from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
-from drf_spectacular.plumbing import force_instance, get_lib_doc_excludes
+from drf_spectacular.plumbing import (
+    build_bearer_security_scheme_object,
+    force_instance,
+    get_lib_doc_excludes,
+)
 from rest_framework import permissions, relations, serializers
 
 import circolo.strict as strict
@@ -82,7 +87,8 @@ DESCRIPTIONS = {
     "refers to one).",
     409: "The request clashes with what is stored (a name already taken, the last admin, "
     "an invitation that cannot be used any more).",
-    429: "Too many failed logins: try again later.",
+    413: "The body is larger than its limit (the message names it).",
+    429: "Too many requests (failed logins, or mails asked for): try again later.",
 }
 
 
@@ -113,6 +119,20 @@ class ErrorSerializerExtension(OpenApiSerializerExtension):
 ERROR_RESPONSE = ErrorSerializer
 
 
+class TokenScheme(OpenApiAuthenticationExtension):
+    """The API tokens (``clubs.tokens``): ``Authorization: Token <token>``, as before knox."""
+
+    target_class = "clubs.tokens.TokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema):
+        from knox.settings import knox_settings
+
+        return build_bearer_security_scheme_object(
+            header_name="Authorization", token_prefix=knox_settings.AUTH_HEADER_PREFIX
+        )
+
+
 def _names_related_object(serializer) -> bool:
     fields = getattr(force_instance(serializer), "fields", None)
     if fields is None:
@@ -140,6 +160,8 @@ class AutoSchema(SpectacularAutoSchema):
         request_serializer = self.get_request_serializer() if writes else None
         if has_path_parameters or paginated or _names_related_object(request_serializer):
             statuses.add(404)
+        if writes:
+            statuses.add(413)  # a body over its size limit (circolo.middleware)
         action = getattr(view, "action", None) or method.lower()
         statuses |= set(getattr(view, "api_errors", {}).get(action, ()))
         return statuses

@@ -4,6 +4,7 @@ With nothing set, the site runs on SQLite in the project folder, with Celery tas
 in-process and a local-memory cache: the zero-setup default of `make run`.
 """
 
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -34,7 +35,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -61,6 +62,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Too large a body, a NUL in a page's address: refused before anything reads them.
+    "circolo.middleware.BoundedRequestMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lockout into its response.
@@ -202,13 +205,56 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Brute-force lockout: AXES_FAILURE_LIMIT failed logins lock the username from that address.
+# Brute-force lockout (clubs/lockout.py): AXES_FAILURE_LIMIT failed logins lock the user name
+# out from that address; AXES_ADDRESS_FAILURE_LIMIT failed logins from one address, whatever
+# the user names, lock the address out; for AXES_COOLOFF_HOURS.
+AXES_HANDLER = "clubs.lockout.LockoutHandler"
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_ADDRESS_FAILURE_LIMIT = env.int("AXES_ADDRESS_FAILURE_LIMIT", default=15)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]  # in clubs.lockout's order
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
+
+# The client's address (the lockout and the rate limits count by it): the connection's, or
+# behind TRUSTED_PROXIES reverse proxies that each append to X-Forwarded-For, the Nth entry
+# from the right (django-ipware: the entries after it are the proxies', those before it
+# are the client's to write). A request with fewer entries counts by the connection's.
+def client_address_settings(trusted_proxies: int) -> dict:
+    if not trusted_proxies:
+        return {"AXES_IPWARE_META_PRECEDENCE_ORDER": ["REMOTE_ADDR"]}
+    return {
+        "AXES_IPWARE_META_PRECEDENCE_ORDER": ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"],
+        "AXES_IPWARE_PROXY_ORDER": "left-most",  # X-Forwarded-For's own order: client first
+        "AXES_IPWARE_PROXY_COUNT": trusted_proxies - 1,  # ipware counts those after the client
+    }
+
+
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+vars().update(client_address_settings(TRUSTED_PROXIES))
+# A longer chain than expected is a client that wrote entries of its own: not strict, ipware
+# still picks the Nth from the right (strict, it would count the proxy's address instead).
+IPWARE_STRICT = False
+
+# Rate limits on what sends mail (clubs/throttles.py, django-ratelimit): password resets,
+# sign-ups, confirmation links and invitations, each counted per client address and per
+# recipient address, "count/period" (s, m, h, d). Counted in the cache: Redis in production.
+MAIL_RATE_PER_ADDRESS = env("MAIL_RATE_PER_ADDRESS", default="30/h")
+MAIL_RATE_PER_RECIPIENT = env("MAIL_RATE_PER_RECIPIENT", default="5/h")
+RATELIMIT_IP_META_KEY = "clubs.lockout.client_address"
+
+# --- API tokens (django-rest-knox, clubs/tokens.py): one per device, each valid for
+# API_TOKEN_DAYS days after it is issued, dead when the password changes.
+KNOX_TOKEN_MODEL = "clubs.ApiToken"
+# knox's migrations would create the table of its own model, which ApiToken replaces: an
+# unused table whose key on the users stops PostgreSQL from emptying them (test flushes).
+MIGRATION_MODULES = {"knox": None}
+REST_KNOX = {
+    "TOKEN_MODEL": KNOX_TOKEN_MODEL,
+    "TOKEN_TTL": timedelta(days=env.float("API_TOKEN_DAYS", default=30)),
+    # The header clients have always sent: ``Authorization: Token <token>``.
+    "AUTH_HEADER_PREFIX": "Token",
+}
 
 # --- Internationalisation: Italian first, English complete.
 LANGUAGE_CODE = "it"
@@ -217,6 +263,15 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env("TIME_ZONE", default="Europe/Rome")
 USE_I18N = True
 USE_TZ = True
+
+# --- Uploads and request bodies (circolo.middleware.BoundedRequestMiddleware): a multipart
+# body (a form with files) may have UPLOAD_MAX_MB, any other body DATA_UPLOAD_MAX_MEMORY_SIZE;
+# larger is a 413 before it is read. A file above FILE_UPLOAD_MAX_MEMORY_SIZE goes to disk.
+UPLOAD_MAX_BYTES = int(env.float("UPLOAD_MAX_MB", default=10) * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # Django's default (2.5 MB): fields and JSON bodies
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+# The Singapore import's file (its own limit, within UPLOAD_MAX_MB).
+SINGAPORE_IMPORT_MAX_BYTES = int(env.float("SINGAPORE_IMPORT_MAX_MB", default=5) * 1024 * 1024)
 
 # --- Static files
 STATIC_URL = "static/"
@@ -293,7 +348,7 @@ PERMISSIONS_POLICY = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an API client without credentials gets a 401 with WWW-Authenticate.
-        "rest_framework.authentication.TokenAuthentication",
+        "clubs.tokens.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PARSER_CLASSES": [

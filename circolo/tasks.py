@@ -12,11 +12,14 @@ def ping() -> str:
 
 @shared_task(name="circolo.housekeeping", acks_late=True)
 def housekeeping(log_age_days: int = 30) -> dict[str, int]:
-    """Daily (beat): drop expired sessions and login logs older than ``log_age_days``.
+    """Daily (beat): drop expired sessions, dead API tokens (expired, or issued under an
+    old password) and login logs older than ``log_age_days``.
 
     Idempotent: running it twice deletes nothing more the second time.
     """
 
+    from clubs.tokens import purge_dead_tokens
+
     sessions, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     logs = AxesProxyHandler.reset_logs(age_days=log_age_days)
-    return {"sessions": sessions, "login_logs": logs}
+    return {"sessions": sessions, "api_tokens": purge_dead_tokens(), "login_logs": logs}

@@ -1,16 +1,17 @@
 from django.contrib import admin
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, PasswordResetView
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
-from circolo.api import ObtainAuthToken
 from circolo.health import health
 from circolo.views import favicon
 from clubs import api as clubs_api
 from clubs import views as clubs_views
 from clubs.forms import LoginForm
 from clubs.models import Game
+from clubs.throttles import PASSWORD_RESET, limit_mails
+from clubs.token_api import ObtainAuthToken
 from ledger import api as ledger_api
 from matches.boards import api as boards_api
 from matches.singapore import api as singapore_api
@@ -68,6 +69,12 @@ urlpatterns = [
     path("", include("ledger.urls")),
     path("", include("matches.sputo.urls")),
     path("clubs/<slug:slug>/", include("matches.singapore.urls")),
+    # Django's own, each request counted against the rate limits of mails (clubs.throttles).
+    path(
+        "accounts/password_reset/",
+        limit_mails(PASSWORD_RESET)(PasswordResetView.as_view()),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
@@ -82,3 +89,6 @@ urlpatterns = [
     # The split view serves its start-up script as a file (the CSP allows no inline script).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
 ]
+
+# An exception in a view: the site's page, or under /api/ the API's JSON error body.
+handler500 = "circolo.views.server_error"

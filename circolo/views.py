@@ -1,9 +1,14 @@
 """Site-wide pages that belong to no app."""
 
+from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.templatetags.static import static
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
+from django.views.defaults import server_error as page_server_error
+
+from circolo.middleware import API_PREFIX
 
 
 @require_safe
@@ -15,3 +20,13 @@ def favicon(request):
     changes when the file does.
     """
     return redirect(static("circolo/favicon.svg"))
+
+
+def server_error(request):
+    """A 500 (``handler500``): the API's one error body under ``/api/``, the site's page
+    elsewhere."""
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse(
+            {"detail": _("Server error: the request could not be completed.")}, status=500
+        )
+    return page_server_error(request)

@@ -12,10 +12,14 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
+from knox.settings import knox_settings
 
 from clubs import services
 from clubs.forms import EmailForm, ProfileForm, SignUpForm
+from clubs.throttles import CONFIRMATION, SIGN_UP, limit_mails
+from clubs.tokens import live_tokens, revoke_tokens
 
 SIGNED_UP = "circolo_signed_up"  # session key: the account this browser just made
 
@@ -39,6 +43,7 @@ def remember_sign_up(request, user, *, club=None):
     return redirect("clubs:confirm_email_sent")
 
 
+@limit_mails(SIGN_UP)
 def sign_up(request):
     if request.user.is_authenticated:
         return redirect("home")
@@ -63,6 +68,7 @@ def sign_up(request):
     return render(request, "accounts/sign_up.html", {"form": form})
 
 
+@limit_mails(CONFIRMATION)
 def confirm_email_sent(request):
     """Where the link went, and a form to have it sent again (GET: the page; POST: resend).
 
@@ -143,8 +149,37 @@ def profile(request):
     return render(
         request,
         "accounts/profile.html",
-        {"form": form, "players": names, "memberships": memberships},
+        {
+            "form": form,
+            "players": names,
+            "memberships": memberships,
+            "tokens": live_tokens(user),
+            "token_days": round(knox_settings.TOKEN_TTL.total_seconds() / 86400),
+        },
     )
+
+
+@login_required
+@require_POST
+def revoke_api_tokens(request):
+    """The profile's API tokens: revoke the one named by ``token`` (its digest), or all of
+    them ("log out everywhere": every app and script must log in again)."""
+    digest = request.POST.get("token")
+    if digest:
+        if revoke_tokens(user=request.user, digest=digest):
+            messages.success(request, _("The app is logged out."))
+    else:
+        count = revoke_tokens(user=request.user)
+        messages.success(
+            request,
+            ngettext(
+                "%(count)d app logged out: it must log in again.",
+                "%(count)d apps logged out: each must log in again.",
+                count,
+            )
+            % {"count": count},
+        )
+    return redirect(reverse("clubs:profile") + "#api-tokens")
 
 
 @login_required

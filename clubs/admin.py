@@ -1,6 +1,8 @@
 from django.contrib import admin
+from knox.models import AuthToken as KnoxAuthToken
 
 from clubs.models import (
+    ApiToken,
     Club,
     EmailConfirmation,
     HouseRuleSet,
@@ -96,3 +98,25 @@ class EmailConfirmationAdmin(admin.ModelAdmin):
     list_filter = ["confirmed_at"]
     search_fields = ["user__username", "email"]
     readonly_fields = ["user", "email", "language", "requested_at", "sent_at", "confirmed_at"]
+
+
+# knox registers its own token model, which ApiToken replaces (settings.KNOX_TOKEN_MODEL).
+if admin.site.is_registered(KnoxAuthToken):
+    admin.site.unregister(KnoxAuthToken)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """API tokens are issued by the API only (their secret is shown once); an admin can see
+    and revoke them."""
+
+    list_display = ["user", "device", "created", "last_used", "expiry"]
+    search_fields = ["user__username", "device"]
+    readonly_fields = ["user", "token_key", "device", "created", "last_used", "expiry"]
+    fields = readonly_fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

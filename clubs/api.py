@@ -22,7 +22,7 @@ from django_filters import rest_framework as filters
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework import exceptions, mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -32,6 +32,7 @@ from circolo.strict import StrictModelSerializer, StrictSerializer
 from clubs import services
 from clubs.access import ClubAccess, access_club, roles_by_club
 from clubs.models import CURRENCY_CODES, Club, Game, Invitation, Membership, Player, Role, Season
+from clubs.throttles import INVITATION, over_limit
 from rules.house_rules import RULES_BY_GAME
 
 # --- Serializers -------------------------------------------------------------------------
@@ -554,7 +555,7 @@ class InvitationViewSet(
     filterset_fields = {"club__slug": ["exact"], "role": ["exact"]}
     # A guest to claim who is a member now; an invitation used up, expired or revoked, or
     # accepted by a member. An unknown token is a 404.
-    api_errors = {"create": {409}, "accept": {404, 409}}
+    api_errors = {"create": {409, 429}, "accept": {404, 409}}
 
     def get_queryset(self):
         return super().get_queryset().select_related("club")
@@ -563,6 +564,10 @@ class InvitationViewSet(
         data = dict(serializer.validated_data)
         club = data.pop("club")
         self.require(club, self.create_role)
+        if data.get("email"):
+            wait = over_limit(self.request, group=INVITATION, recipient=data["email"])
+            if wait is not None:
+                raise exceptions.Throttled(wait)
         serializer.instance = services.create_invitation(club=club, by=self.request.user, **data)
 
     def perform_destroy(self, instance):

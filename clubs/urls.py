@@ -53,4 +53,5 @@ urlpatterns = [
     path("accounts/confirm/<str:token>/", account_views.confirm_email, name="confirm_email"),
     path("accounts/profile/", account_views.profile, name="profile"),
     path("accounts/profile/night-reports/", account_views.night_reports, name="night_reports"),
+    path("accounts/profile/tokens/", account_views.revoke_api_tokens, name="revoke_api_tokens"),
 ]

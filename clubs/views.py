@@ -33,6 +33,7 @@ from clubs.forms import (
 )
 from clubs.house_rules_history import history
 from clubs.models import Club, Game, Invitation, Membership, Player, Role, Season
+from clubs.throttles import INVITATION, SIGN_UP, limit_mails
 
 
 def add_service_errors(form, error: ValidationError, aliases: dict | None = None) -> None:
@@ -400,6 +401,7 @@ def leave(request, access):
 
 @require_POST
 @club_view(at_least=Role.ADMIN)
+@limit_mails(INVITATION, when=lambda request: bool(request.POST.get("email", "").strip()))
 def create_invitation(request, access):
     club = access.club
     form = InvitationForm(request.POST, club=club)
@@ -428,6 +430,7 @@ def revoke_invitation(request, access, invitation_id):
     return redirect(reverse("clubs:members", args=[club.slug]) + "#invitations")
 
 
+@limit_mails(SIGN_UP, when=lambda request: not request.user.is_authenticated)
 def invitation(request, token):
     """Join a club through an invitation link: with one's account, or making one here."""
 

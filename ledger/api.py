@@ -313,8 +313,20 @@ class PaymentSerializer(StrictModelSerializer):
     unit = serializers.ChoiceField(
         choices=UNITS, help_text=gettext_lazy('"points" or an ISO 4217 code.')
     )
-    recorded_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    decided_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    recorded_by = serializers.SlugRelatedField(
+        slug_field="username",
+        read_only=True,
+        allow_null=True,
+        help_text=gettext_lazy("The username of who recorded it (null: an account deleted since)."),
+    )
+    decided_by = serializers.SlugRelatedField(
+        slug_field="username",
+        read_only=True,
+        allow_null=True,
+        help_text=gettext_lazy(
+            "The username of who confirmed or cancelled it (null while pending)."
+        ),
+    )
 
     class Meta:
         model = Payment

@@ -46,6 +46,23 @@ ROUTES = [
         (LOGIN, 302, 302, 302, 302),
         None,
     ),
+    # Each person revokes their own API tokens (one by its digest, or all of them).
+    (
+        "revoke-tokens",
+        "post",
+        "/accounts/profile/tokens/",
+        lambda c: {},
+        (LOGIN, 302, 302, 302, 302),
+        None,
+    ),
+    (
+        "revoke-token",
+        "post",
+        "/accounts/profile/tokens/",
+        lambda c: {"token": "x"},
+        (LOGIN, 302, 302, 302, 302),
+        None,
+    ),
 ]
 
 

@@ -11,8 +11,8 @@ import urllib.request
 
 import pytest
 from django.db import connection
-from rest_framework.authtoken.models import Token
 
+from clubs.tokens import issue_token
 from ledger.models import Entry, Transaction
 from matches.models import Hand, Outcome
 from tests.singapore_helpers import CLOSING, SEVENTY, make_table, open_table
@@ -93,7 +93,7 @@ def hand_body(world, dealer, opponent):
 def test_fifty_posts_of_the_same_hand_at_once_record_and_post_it_once(make_user, live_server):
     world = make_table(make_user)
     session = open_table(world, "Anna Bruno Carla Dario".split(), first=("Anna", "Bruno"))
-    token = Token.objects.create(user=world["scorer"]).key
+    token = issue_token(user=world["scorer"])[1]
     url = f"{live_server.url}/api/v1/table-sessions/{session.pk}/hands/"
     results = at_once(lambda: post(url, token, hand_body(world, "Anna", "Bruno")))
     assert all(isinstance(code, int) for code, _ in results), [
@@ -109,7 +109,7 @@ def test_fifty_posts_of_the_same_hand_at_once_record_and_post_it_once(make_user,
 def test_fifty_posts_with_one_idempotency_key_answer_the_same_hand(make_user, live_server):
     world = make_table(make_user)
     session = open_table(world, ["Anna", "Bruno", "Carla"], first=("Anna", "Bruno"))
-    token = Token.objects.create(user=world["scorer"]).key
+    token = issue_token(user=world["scorer"])[1]
     url = f"{live_server.url}/api/v1/table-sessions/{session.pk}/hands/"
     body = hand_body(world, "Anna", "Bruno")
     results = at_once(lambda: post(url, token, body, key="phone-3:hand-17"))

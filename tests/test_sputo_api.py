@@ -307,7 +307,8 @@ def test_reports_and_confirmations_that_race_leave_exactly_one_outcome(people, l
     on report, then the opponent and an admin confirming at once. One wins each time; the
     other gets a 409 with a message, never a 500, and the winner advances once."""
     from django.db import connection
-    from rest_framework.authtoken.models import Token
+
+    from clubs.tokens import issue_token
 
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL (the integration run)")
@@ -315,7 +316,7 @@ def test_reports_and_confirmations_that_race_leave_exactly_one_outcome(people, l
     tournament = drawn(people["club"], people["admin"], players)
     m = match_at(tournament, 1, 0)
     tokens = {
-        name: Token.objects.create(user=user).key
+        name: issue_token(user=user)[1]
         for name, user in [
             ("a", m.player_a.user),
             ("b", m.player_b.user),

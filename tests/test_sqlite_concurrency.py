@@ -26,11 +26,11 @@ GUESTS = 8  # guests added at the same time
 SETUP = """
 import json
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 from clubs import services
+from clubs.tokens import issue_token
 admin = get_user_model().objects.create_user("busy-admin", password="a-Long-enough-password-42")
 services.create_club(name="Circolo Affollato", founder=admin, slug="affollato")
-print(json.dumps({"token": Token.objects.create(user=admin).key}))
+print(json.dumps({"token": issue_token(user=admin)[1]}))
 """
 
 

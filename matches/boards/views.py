@@ -242,6 +242,10 @@ def nights(request, access):
     )
 
 
+# The nights a page can show: the years of the API's date-times (circolo.strict).
+FIRST_NIGHT, LAST_NIGHT = date(1900, 1, 1), date(9899, 12, 31)
+
+
 @club_page()
 def night(request, access, day: str):
     club = access.club
@@ -249,6 +253,8 @@ def night(request, access, day: str):
         when = date.fromisoformat(day)
     except ValueError as error:
         raise Http404(_("No such club night.")) from error
+    if not FIRST_NIGHT <= when <= LAST_NIGHT:  # its hours would not fit the calendar
+        raise Http404(_("No such club night."))
     sections = [
         (section, render_section(section, club=club, day=when))
         for section in night_sections(club, when)

@@ -8,7 +8,9 @@ and record hands in force; a member seats themself and reports a hand they play 
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models import Count
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
@@ -211,7 +213,8 @@ class TableSessionViewSet(
     def import_hands(self, request):
         """Import past hands (scorers and admins): JSON lines of RULES.md's Singapore records
         with their stakes, checked by the rules engine; the refused lines come back with
-        their errors. At most 20,000 lines an upload (``manage.py import_hands`` for more);
+        their errors. At most 20,000 lines and 5 MB an upload (``SINGAPORE_IMPORT_MAX_MB``;
+        ``manage.py import_hands`` for more);
         the same file again imports nothing twice. A multipart body: ``players`` is a part
         holding JSON."""
         data = HandImportSerializer(data=request.data, context={"request": request})
@@ -224,6 +227,11 @@ class TableSessionViewSet(
             session = TableSession.objects.filter(pk=fields["session"], club=club).first()
             if session is None:
                 raise not_found("session", _("No such table in this club."))
+        limit = settings.SINGAPORE_IMPORT_MAX_BYTES
+        if fields["file"].size > limit:
+            raise serializers.ValidationError(
+                {"file": [_("At most %(size)s an upload.") % {"size": filesizeformat(limit)}]}
+            )
         try:
             text = fields["file"].read().decode("utf-8")
         except UnicodeDecodeError:

@@ -323,7 +323,9 @@ class HandTransferSerializer(serializers.Serializer):
 class HandHistorySerializer(serializers.Serializer):
     outcome = serializers.IntegerField()
     status = serializers.CharField()
-    reported_by = serializers.CharField(allow_null=True)
+    reported_by = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("The id of the user who reported it.")
+    )
     reported_at = serializers.DateTimeField()
     note = serializers.CharField()
     winner = serializers.CharField()
