@@ -1,6 +1,6 @@
 """Account pages: signing up (with the e-mail confirmation), the profile.
 
-A new account waits for its e-mail address to be confirmed (``services.sign_up``); the
+A new account waits for its e-mail address to be confirmed (``accounts.sign_up``); the
 link's page asks for a click (a POST: mail scanners that open links do not confirm), and
 logs the person in when it is clicked in the browser that signed up.
 """
@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from knox.settings import knox_settings
 
-from clubs import services
+from clubs import accounts, services
 from clubs.forms import EmailForm, ProfileForm, SignUpForm
 from clubs.throttles import CONFIRMATION, SIGN_UP, limit_mails
 from clubs.tokens import live_tokens, revoke_tokens
@@ -25,7 +25,7 @@ SIGNED_UP = "circolo_signed_up"  # session key: the account this browser just ma
 
 
 def remember_sign_up(request, user, *, club=None):
-    """After ``services.sign_up``: in at once if the account is active, else to the page
+    """After ``accounts.sign_up``: in at once if the account is active, else to the page
     that says where the link went."""
     if user.is_active:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -51,7 +51,7 @@ def sign_up(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            user = services.sign_up(
+            user = accounts.sign_up(
                 username=data["username"],
                 email=data["email"],
                 password=data["password1"],
@@ -77,7 +77,7 @@ def confirm_email_sent(request):
         request.POST or None, initial={"email": request.session.get("circolo_signed_up_email")}
     )
     if request.method == "POST" and form.is_valid():
-        services.resend_confirmation(email=form.cleaned_data["email"])
+        accounts.resend_confirmation(email=form.cleaned_data["email"])
         messages.success(
             request,
             _(
@@ -93,7 +93,7 @@ def confirm_email_sent(request):
         {
             "form": form,
             "email": request.session.get("circolo_signed_up_email"),
-            "days": services.CONFIRMATION_MAX_AGE.days,
+            "days": accounts.CONFIRMATION_MAX_AGE.days,
         },
     )
 
@@ -102,7 +102,7 @@ def confirm_email(request, token):
     """GET: a button to confirm; POST: confirm, and log in the browser that signed up."""
     if request.method == "POST":
         try:
-            user = services.confirm_email(token=token)
+            user = accounts.confirm_email(token=token)
         except ValidationError as error:
             return _link_problem(request, error)
         if request.session.get(SIGNED_UP) == user.pk and not request.user.is_authenticated:
@@ -124,7 +124,7 @@ def _link_problem(request, error: ValidationError):
         {
             "problem": error.messages[0],
             "form": EmailForm(initial={"email": email}),
-            "days": services.CONFIRMATION_MAX_AGE.days,
+            "days": accounts.CONFIRMATION_MAX_AGE.days,
         },
     )
 
@@ -137,7 +137,7 @@ def profile(request):
     )
     if request.method == "POST" and form.is_valid():
         try:
-            services.change_display_name(user=user, display_name=form.cleaned_data["display_name"])
+            accounts.change_display_name(user=user, display_name=form.cleaned_data["display_name"])
         except ValidationError as error:
             for message in error.message_dict.get("display_name", error.messages):
                 form.add_error("display_name", message)
@@ -187,6 +187,6 @@ def revoke_api_tokens(request):
 def night_reports(request):
     """The profile's preference: which clubs' end-of-evening reports to get by e-mail."""
     chosen = {int(pk) for pk in request.POST.getlist("club") if pk.isdigit() and len(pk) < 19}
-    services.choose_night_reports(user=request.user, club_ids=chosen)
+    accounts.choose_night_reports(user=request.user, club_ids=chosen)
     messages.success(request, _("Your e-mail preferences are saved."))
     return redirect("clubs:profile")

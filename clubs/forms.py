@@ -4,8 +4,8 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from clubs.accounts import waiting_for_confirmation
 from clubs.models import Club, Invitation, Player, Role
-from clubs.services import waiting_for_confirmation
 from rules.house_rules import SingaporeRules, SpazzumazzRules
 
 
@@ -158,7 +158,7 @@ class RoleForm(forms.Form):
 
 
 class SignUpForm(UserCreationForm):
-    """The fields of a new account; ``services.sign_up`` creates it (and checks again)."""
+    """The fields of a new account; ``accounts.sign_up`` creates it (and checks again)."""
 
     email = forms.EmailField(
         label=_("E-mail"),

@@ -485,7 +485,7 @@ class Invitation(models.Model):
 
 class Profile(models.Model):
     """What a person chose for themselves: the name the clubs show (see
-    ``services.change_display_name``). Users without a row use their full name, or their
+    ``accounts.change_display_name``). Users without a row use their full name, or their
     username."""
 
     user = models.OneToOneField(

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from circolo.public_pages import public_page
-from clubs import club_page, services
+from clubs import accounts, club_page, services
 from clubs.access import club_page as club_view
 from clubs.account_views import remember_sign_up
 from clubs.forms import (
@@ -455,7 +455,7 @@ def invitation(request, token):
                 return redirect(invitation.club)
         elif signup.is_valid():
             try:
-                user = services.sign_up(
+                user = accounts.sign_up(
                     **_sign_up_fields(signup), language=request.LANGUAGE_CODE, invitation=token
                 )
             except ValidationError as error:

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from clubs import services
+from clubs import accounts, services
 from clubs.models import Membership, Role
 from tests.conftest import PASSWORD
 
@@ -91,7 +91,7 @@ def test_a_taken_username_at_signup_is_one_message_whatever_its_case(client, peo
     taken = ["A user with that username already exists."]
     assert response.context["signup"].errors["username"] == taken
     with pytest.raises(ValidationError) as refused:
-        services.sign_up(username="Mia", email="x@example.org", password=PASSWORD)
+        accounts.sign_up(username="Mia", email="x@example.org", password=PASSWORD)
     assert refused.value.message_dict == {"username": taken}
     invitation.refresh_from_db()
     assert invitation.uses == 0

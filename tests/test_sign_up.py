@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from clubs import services, tasks
+from clubs import accounts, services, tasks
 from clubs.models import EmailConfirmation
 from tests.conftest import PASSWORD
 
@@ -72,7 +72,7 @@ def test_signing_up_makes_an_inactive_account_and_mails_a_link(client, sent, mai
 def test_nothing_is_mailed_if_the_sign_up_is_rolled_back(client, mailoutbox):
     """The task is queued on commit: no commit, no mail (and no account)."""
     with pytest.raises(RuntimeError), services.transaction.atomic():
-        services.sign_up(username="lucia", email="lucia@example.org", password=PASSWORD)
+        accounts.sign_up(username="lucia", email="lucia@example.org", password=PASSWORD)
         raise RuntimeError("rolled back")
     assert mailoutbox == []
     assert not User.objects.filter(username="lucia").exists()
@@ -145,7 +145,7 @@ def test_following_the_link_twice_is_harmless(client, sent, mailoutbox):
 def test_an_expired_link_says_so_and_offers_a_new_one(client, sent, mailoutbox, monkeypatch):
     with sent():
         sign_up(client)
-    monkeypatch.setattr(services, "CONFIRMATION_MAX_AGE", timedelta(seconds=-1))
+    monkeypatch.setattr(accounts, "CONFIRMATION_MAX_AGE", timedelta(seconds=-1))
     response = client.post(path_of(link_in(mailoutbox[0])))
     assert response.status_code == 200
     assert "has expired" in response.context["problem"]
@@ -234,7 +234,7 @@ def test_the_italian_username_help_has_its_sentences_apart(client):
 def test_the_service_refuses_what_the_form_would_naming_the_field(db, fields, field):
     values = {"username": "lucia", "email": "lucia@example.org", "password": PASSWORD, **fields}
     with pytest.raises(ValidationError) as refused:
-        services.sign_up(**values)
+        accounts.sign_up(**values)
     assert field in refused.value.message_dict
     assert not User.objects.filter(username=values["username"]).exists()
 
