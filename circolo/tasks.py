@@ -1,3 +1,5 @@
+from datetime import timedelta
+
 from celery import shared_task
 from django.contrib.sessions.models import Session
 from django.utils import timezone
@@ -10,13 +12,17 @@ def ping() -> str:
 
 
 @shared_task(name="circolo.housekeeping", acks_late=True)
-def housekeeping(log_age_days: int = 30) -> dict[str, int]:
-    """Daily (beat): drop expired sessions and login logs older than ``log_age_days``.
+def housekeeping(log_age_days: int = 30, outbox_age_days: int = 7) -> dict[str, int]:
+    """Daily (beat): drop expired sessions, login logs older than ``log_age_days`` and the
+    outbox's messages run more than ``outbox_age_days`` ago.
 
     Idempotent: running it twice deletes nothing more the second time.
     """
     from axes.handlers.proxy import AxesProxyHandler
 
+    from outbox.relay import purge
+
     sessions, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     logs = AxesProxyHandler.reset_logs(age_days=log_age_days)
-    return {"sessions": sessions, "login_logs": logs}
+    outbox = purge(older_than=timedelta(days=outbox_age_days))
+    return {"sessions": sessions, "login_logs": logs, "outbox_messages": outbox}
