@@ -50,6 +50,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A request that lost its database connection before committing anything runs again.
+    "circolo.db_retry.RetryOnLostConnection",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -197,6 +199,11 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 CELERY_TIMEZONE = "Europe/Rome"
+
+# Writes that honour an ``Idempotency-Key`` (the same key answers the write recorded the
+# first time): sent with a key, such a request runs again after its database connection was
+# lost even if it had committed (circolo/db_retry.py). Regular expressions of paths.
+IDEMPOTENT_WRITE_PATHS = [r"^/api/v1/table-sessions/\d+/hands/$"]
 
 # --- Auth
 AUTH_PASSWORD_VALIDATORS = [
