@@ -745,7 +745,9 @@ def broker_down(stack: Stack, seconds: float, every: float = 0):
     return harm, state
 
 
-def web_worker_killed(stack: Stack, seconds: float, every: float = 3.0):
+def web_worker_killed(stack: Stack, seconds: float, every: float = 6.0):
+    """A gunicorn worker killed every ``every`` seconds (a crash, the OOM killer): the
+    master starts another, which takes seconds to load the site."""
     state = {"faults": 0, "next": 1.0}
 
     def harm(elapsed: float) -> None:
@@ -758,6 +760,8 @@ def web_worker_killed(stack: Stack, seconds: float, every: float = 3.0):
 
 
 def database_connections_terminated(stack: Stack, seconds: float, every: float = 3.0):
+    """Every connection to the database but this process's own terminated every ``every``
+    seconds (a failover, a restart, an administrator)."""
     from django.db import connection
 
     state = {"faults": 0, "next": 1.0, "terminated": 0}
@@ -790,11 +794,18 @@ SCENARIOS = {
 
 
 def run_scenario(
-    name: str, stack: Stack, world: World, *, clients: int, seconds: float, every: float = 3.0
+    name: str,
+    stack: Stack,
+    world: World,
+    *,
+    clients: int,
+    seconds: float,
+    every: float | None = None,
 ) -> Figures:
-    """Run the load with the scenario's harm (every ``every`` seconds, where it repeats),
-    then count."""
-    harm, state = SCENARIOS[name](stack, seconds, every)
+    """Run the load with the scenario's harm (every ``every`` seconds where it repeats; by
+    default the scenario's own), then count."""
+    make = SCENARIOS[name]
+    harm, state = make(stack, seconds) if every is None else make(stack, seconds, every)
     since, retried = last_message(), stack.retried()
     tally = run_load(stack.url, world, clients=clients, seconds=seconds, harm=harm)
     if name == "broker" and "redis" not in stack.processes:
@@ -835,6 +846,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (2)")
     parser.add_argument(
         "--only", choices=sorted(SCENARIOS), action="append", help="only these scenarios"
+    )
+    parser.add_argument(
+        "--every",
+        type=float,
+        help="seconds between harms (default: web 6, database 3)",
     )
     parser.add_argument("--logs", type=Path, help="keep the processes' logs in this folder")
     return parser.parse_args(argv)
@@ -901,7 +917,12 @@ def main(argv: list[str]) -> int:
                 print(HEADER, flush=True)
                 for name in args.only or list(SCENARIOS):
                     found = run_scenario(
-                        name, stack, world, clients=args.clients, seconds=args.seconds
+                        name,
+                        stack,
+                        world,
+                        clients=args.clients,
+                        seconds=args.seconds,
+                        every=args.every,
                     )
                     figures.append(found)
                     print(row(found), flush=True)

@@ -70,7 +70,7 @@ def test_faults_under_load_answer_and_lose_or_double_nothing(tmp_path):
             # 3 clients at the tables, 1 at Spazz'u'mazz (5: none), 1 reader.
             for scenario, clients in (("web", 5), ("database", 4)):
                 figures = chaos.run_scenario(
-                    scenario, stack, world, clients=clients, seconds=6, every=2
+                    scenario, stack, world, clients=clients, seconds=6, every=3
                 )
                 print(chaos.HEADER, chaos.row(figures), sep="\n")
                 assert_nothing_lost(figures)
