@@ -150,22 +150,9 @@ class Stack:
         return process
 
     def start_redis(self) -> None:
-        self._start(
-            "redis",
-            [
-                "redis-server",
-                "--port",
-                str(self.redis_port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.workdir),
-            ],
-        )
+        """Redis without persistence: started again, it has lost its queue."""
+        argv = f"redis-server --port {self.redis_port} --bind 127.0.0.1 --appendonly no"
+        self._start("redis", [*argv.split(), "--save", "", "--dir", str(self.workdir)])
         _wait_for(lambda: _redis_ping(self.redis_port), "redis", 10)
 
     def stop_redis(self) -> None:
@@ -175,57 +162,19 @@ class Stack:
         (self.workdir / "mail").mkdir(parents=True, exist_ok=True)
         self.start_redis()
         python = sys.executable
-        self._start(
-            "web",
-            [
-                python,
-                "-m",
-                "gunicorn",
-                "circolo.wsgi",
-                "--bind",
-                f"127.0.0.1:{self.web_port}",
-                "--workers",
-                str(self.web_workers),
-                "--threads",
-                str(self.threads),
-                "--timeout",
-                "30",
-                "--graceful-timeout",
-                "5",
-                "--no-control-socket",  # several stacks may run side by side
-            ],
+        web = (
+            f"-m gunicorn circolo.wsgi --bind 127.0.0.1:{self.web_port}"
+            f" --workers {self.web_workers} --threads {self.threads} --timeout 30"
+            " --graceful-timeout 5 --no-control-socket"  # several stacks may run side by side
         )
-        self._start(
-            "worker",
-            [
-                python,
-                "-m",
-                "celery",
-                "-A",
-                "circolo",
-                "worker",
-                "--pool=solo",
-                "--without-gossip",
-                "--without-mingle",
-                "--loglevel=WARNING",
-                "-n",
-                f"chaos-{self.redis_port}@%h",
-            ],
+        self._start("web", [python, *web.split()])
+        worker = (
+            "-m celery -A circolo worker --pool=solo --without-gossip --without-mingle"
+            f" --loglevel=WARNING -n chaos-{self.redis_port}@%h"
         )
-        self._start(
-            "beat",
-            [
-                python,
-                "-m",
-                "celery",
-                "-A",
-                "circolo",
-                "beat",
-                "--loglevel=WARNING",
-                "-s",
-                str(self.workdir / "beat-schedule"),
-            ],
-        )
+        self._start("worker", [python, *worker.split()])
+        beat = "-m celery -A circolo beat --loglevel=WARNING -s"
+        self._start("beat", [python, *beat.split(), str(self.workdir / "beat-schedule")])
         _wait_for(lambda: _answers(self.url + "/health/"), "gunicorn", 30)
         _wait_for(self._worker_ready, "the Celery worker", 30)
         return self
