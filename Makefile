@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/circolo
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: install run dev test test-fast test-integration lint bench bench-pages messages clean
+.PHONY: install run dev test test-fast test-integration lint bench bench-pages chaos messages clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -77,6 +77,13 @@ BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/circolo_bench
 bench-pages: install
 	@command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 2; }
 	$(PY) benchmarks/pages_bench.py --database-url "$(BENCH_DATABASE_URL)" $(BENCH_ARGS)
+
+# The reliability run: faults under load against a live stack of its own (Redis on a free
+# port, gunicorn, a Celery worker and beat) on PostgreSQL; prints requests, 5xx, lost writes
+# and tasks, duplicates (see README, "Reliability"; needs redis-server and PostgreSQL).
+CHAOS_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/circolo_chaos
+chaos: install
+	$(PY) benchmarks/chaos.py --database-url "$(CHAOS_DATABASE_URL)" $(CHAOS_ARGS)
 
 # Refresh the translation catalogues (needs GNU gettext; the compiled .mo files are committed):
 # extract, fill English from the source strings, compile. Translate the new Italian entries in

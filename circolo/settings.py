@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "pgtrigger",
     "django_htmx",
     "csp",
+    "outbox",
     "circolo",
     "clubs",
     "matches",
@@ -54,6 +55,8 @@ MIDDLEWARE = [
     "circolo.security_headers.ContentSecurityPolicyMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A request that lost its database connection before committing anything runs again.
+    "circolo.db_retry.RetryOnLostConnection",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -151,31 +154,59 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# --- Redis: broker, result backend and cache when REDIS_URL is set.
+# --- Redis: broker and cache when REDIS_URL is set.
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis cache, except that Redis down is a miss, never an error.
+            "BACKEND": "circolo.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "circolo",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
-CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=REDIS_URL or "cache+memory://")
+# No result backend: no code reads a task's result (tasks write what they compute).
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
 # Without a broker, tasks run in-process as soon as they are queued (after commit).
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
-CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker waits for the broker as long as it takes (it gave up after 100 tries).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A write's tasks are sent right after its commit (outbox/): with the broker down the send
+# must fail within a second or so, not hold the request. What is not sent waits in the
+# outbox for the sweep.
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=1.0)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+    "socket_timeout": env.float("CELERY_BROKER_SOCKET_TIMEOUT", default=2.0),
+}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+# The task outbox (outbox/): the sweep sends what is due every OUTBOX_RELAY_SECONDS; a
+# message no worker has run OUTBOX_REDELIVER_SECONDS after it was sent is sent again (the
+# wait doubling each time), OUTBOX_MAX_ATTEMPTS times at most; /health/ reports the outbox
+# down when a message has waited OUTBOX_ALERT_SECONDS.
+OUTBOX_RELAY_SECONDS = env.float("OUTBOX_RELAY_SECONDS", default=30.0)
+OUTBOX_REDELIVER_SECONDS = env.float("OUTBOX_REDELIVER_SECONDS", default=300.0)
+OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=8)
+OUTBOX_ALERT_SECONDS = env.float("OUTBOX_ALERT_SECONDS", default=900.0)
 CELERY_BEAT_SCHEDULE = {
+    "outbox-relay": {"task": "outbox.relay", "schedule": OUTBOX_RELAY_SECONDS},
     "housekeeping": {"task": "circolo.housekeeping", "schedule": 24 * 60 * 60},
     # Recompute every balance from the entries; /health/ shows the last result.
     "ledger-check": {"task": "ledger.check", "schedule": 60 * 60},
@@ -186,6 +217,11 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 CELERY_TIMEZONE = "Europe/Rome"
+
+# Writes that honour an ``Idempotency-Key`` (the same key answers the write recorded the
+# first time): sent with a key, such a request runs again after its database connection was
+# lost even if it had committed (circolo/db_retry.py). Regular expressions of paths.
+IDEMPOTENT_WRITE_PATHS = [r"^/api/v1/table-sessions/\d+/hands/$"]
 
 # --- Auth
 AUTH_PASSWORD_VALIDATORS = [
@@ -413,7 +449,8 @@ STATS_REBUILDERS = [
     "matches.spazzumazz.stats.rebuild_club",
     "matches.singapore.stats.rebuild_club",
 ]
-# Called (after commit) with ``club_id=`` and ``game=`` when a club's house rules change.
+# Called with ``club_id=`` and ``game=`` in the transaction that changes a club's house rules
+# (a hook queues its tasks with ``delay_on_commit``).
 HOUSE_RULES_CHANGED = ["matches.spazzumazz.tasks.house_rules_changed"]
 # ... and when a club's players change (a name the boards show): functions of club_id.
 PLAYERS_CHANGED = ["matches.boards.players_changed"]

@@ -1,3 +1,5 @@
+from datetime import timedelta
+
 from axes.handlers.proxy import AxesProxyHandler
 from celery import shared_task
 from django.contrib.sessions.models import Session
@@ -11,15 +13,23 @@ def ping() -> str:
 
 
 @shared_task(name="circolo.housekeeping", acks_late=True)
-def housekeeping(log_age_days: int = 30) -> dict[str, int]:
+def housekeeping(log_age_days: int = 30, outbox_age_days: int = 7) -> dict[str, int]:
     """Daily (beat): drop expired sessions, dead API tokens (expired, or issued under an
-    old password) and login logs older than ``log_age_days``.
+    old password), login logs older than ``log_age_days`` and the outbox's messages run
+    more than ``outbox_age_days`` ago.
 
     Idempotent: running it twice deletes nothing more the second time.
     """
 
     from clubs.tokens import purge_dead_tokens
+    from outbox.relay import purge
 
     sessions, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     logs = AxesProxyHandler.reset_logs(age_days=log_age_days)
-    return {"sessions": sessions, "api_tokens": purge_dead_tokens(), "login_logs": logs}
+    outbox = purge(older_than=timedelta(days=outbox_age_days))
+    return {
+        "sessions": sessions,
+        "api_tokens": purge_dead_tokens(),
+        "login_logs": logs,
+        "outbox_messages": outbox,
+    }

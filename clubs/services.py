@@ -1,6 +1,5 @@
 """Writes that touch the clubs' models: each one a keyword-only function in one transaction."""
 
-from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -355,10 +354,11 @@ def update_house_rules(*, club: Club, game: str, values: dict, by=None) -> House
         rules=rules,
         created_by=by if by is not None and by.is_authenticated else None,
     )
-    # What the games derive from the rules (a Spazz'u'mazz game's name) follows, after commit;
+    # What the games derive from the rules (a Spazz'u'mazz game's name) follows: each hook,
+    # called in this transaction, queues its tasks (through the outbox, sent after commit);
     # clubs knows no game: they register in settings.HOUSE_RULES_CHANGED.
     for path in getattr(settings, "HOUSE_RULES_CHANGED", []):
-        transaction.on_commit(partial(import_string(path), club_id=club.pk, game=game))
+        import_string(path)(club_id=club.pk, game=game)
     return version
 
 

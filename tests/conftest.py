@@ -39,7 +39,7 @@ def _a_cache_of_its_own(worker_id):
     from django.test import override_settings
 
     default = settings.CACHES["default"]
-    if worker_id == "master" or "redis" not in default["BACKEND"]:
+    if worker_id == "master" or "redis" not in default["BACKEND"].lower():
         yield
         return
     url = urlsplit(default["LOCATION"])

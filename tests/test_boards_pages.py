@@ -401,13 +401,16 @@ def test_the_report_is_mailed_once_to_the_members_who_asked(client, club, play, 
     assert not club.memberships.filter(night_report=True).exists()
 
 
-def test_the_morning_task_queues_last_nights_reports(club, play, people, client, monkeypatch):
+def test_the_morning_task_queues_last_nights_reports(
+    club, play, people, client, django_capture_on_commit_callbacks
+):
     five_games(play)
     client.force_login(people["admin"])
     client.post("/accounts/profile/night-reports/", {"club": [club.pk]})
-    assert send_night_reports(night_of(T0).isoformat()) == 1
-    assert len(mail.outbox) == 1
-    assert send_night_reports(night_of(T0).isoformat()) == 1 and len(mail.outbox) == 1
+    for _ in range(2):  # each report is queued (through the outbox) and sent once
+        with django_capture_on_commit_callbacks(execute=True):
+            assert send_night_reports(night_of(T0).isoformat()) == 1
+        assert len(mail.outbox) == 1
     assert send_night_reports("2020-01-01") == 0
 
 

@@ -126,6 +126,19 @@ def test_no_floor_imports_a_floor_above_it(floor):
     assert found == []
 
 
+def test_the_outbox_app_imports_no_floor_nor_circolo():
+    """``outbox`` sits under every floor (their tasks' class is its, set by circolo's
+    Celery app): it imports Django and Celery only."""
+    project = set(FLOORS) | {"circolo"}
+    found = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path, package in python_files("outbox")
+        for line, module in imported_modules(path.read_text(), package)
+        if module.split(".")[0] in project
+    ]
+    assert found == []
+
+
 def test_the_scan_reads_every_module_migrations_included():
     scanned = {str(path.relative_to(ROOT)) for floor in FLOORS for path, _ in python_files(floor)}
     assert {"clubs/migrations/0001_initial.py", "rules/__main__.py", "ledger/models.py"} <= scanned

@@ -11,7 +11,7 @@ def test_health_reports_database_cache_and_broker(client):
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok"
-    assert set(body["checks"]) == {"database", "cache", "broker", "ledger"}
+    assert set(body["checks"]) == {"database", "cache", "broker", "outbox", "ledger"}
     assert all(check["status"] == "ok" for check in body["checks"].values())
 
 
@@ -46,7 +46,17 @@ def test_housekeeping_drops_expired_sessions_and_old_login_logs_and_is_safe_twic
     AccessLog.objects.filter(pk=old.pk).update(attempt_time=now - timedelta(days=40))
     AccessLog.objects.create(username="y", ip_address="127.0.0.1", user_agent="t")
 
-    assert housekeeping.delay().get() == {"sessions": 1, "api_tokens": 0, "login_logs": 1}
-    assert housekeeping.delay().get() == {"sessions": 0, "api_tokens": 0, "login_logs": 0}
+    assert housekeeping.delay().get() == {
+        "sessions": 1,
+        "api_tokens": 0,
+        "login_logs": 1,
+        "outbox_messages": 0,
+    }
+    assert housekeeping.delay().get() == {
+        "sessions": 0,
+        "api_tokens": 0,
+        "login_logs": 0,
+        "outbox_messages": 0,
+    }
     assert list(Session.objects.values_list("session_key", flat=True)) == ["new"]
     assert list(AccessLog.objects.values_list("username", flat=True)) == ["y"]

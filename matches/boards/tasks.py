@@ -90,6 +90,6 @@ def send_night_reports(day: str | None = None) -> int:
     )
     count = 0
     for club_id in clubs:
-        send_night_report.delay(club_id=club_id, day=night.isoformat())
+        send_night_report.delay_on_commit(club_id=club_id, day=night.isoformat())
         count += 1
     return count

@@ -20,6 +20,7 @@ def rebuild_spazzumazz_stats(club_id: int, player_ids: list[int] | None = None) 
 
 
 def house_rules_changed(*, club_id: int, game: str) -> None:
-    """``settings.HOUSE_RULES_CHANGED``: a new ``idiot_min_games`` may rename the game."""
+    """``settings.HOUSE_RULES_CHANGED`` (in the transaction that changed the rules): a new
+    ``idiot_min_games`` may rename the game."""
     if game == stats.GAME:
-        update_spazzumazz_stats.delay(club_id=club_id)
+        update_spazzumazz_stats.delay_on_commit(club_id=club_id)
