@@ -519,7 +519,7 @@ def run_load(
 
 def wait_for_outbox(seconds: float) -> int:
     """Wait until every outbox message has been run; the number still waiting."""
-    from outbox.models import Message
+    from circolo.outbox.models import Message
 
     deadline = time.monotonic() + seconds
     while True:
@@ -620,7 +620,7 @@ class Figures:
 
 def last_message() -> int:
     """The outbox's last message id: a run's tasks are those after it."""
-    from outbox.models import Message
+    from circolo.outbox.models import Message
 
     return Message.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
@@ -638,8 +638,8 @@ def count(
     the outbox's messages after ``since``)."""
     from django.db.models import Count
 
+    from circolo.outbox.models import Message
     from matches.models import Hand, SpazzumazzGame
-    from outbox.models import Message
 
     lost_tasks = wait_for_outbox(drain_seconds)
     keys = Counter(

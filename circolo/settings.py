@@ -43,7 +43,7 @@ INSTALLED_APPS = [
     "pgtrigger",
     "django_htmx",
     "csp",
-    "outbox",
+    "circolo.outbox",
     "circolo",
     "clubs",
     "matches",
@@ -183,7 +183,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker waits for the broker as long as it takes (it gave up after 100 tries).
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# A write's tasks are sent right after its commit (outbox/): with the broker down the send
+# A write's tasks are sent right after its commit (circolo/outbox/): with the broker down the send
 # must fail within a second or so, not hold the request. What is not sent waits in the
 # outbox for the sweep.
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=1.0)
@@ -197,7 +197,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0.2,
     "interval_max": 0.2,
 }
-# The task outbox (outbox/): the sweep sends what is due every OUTBOX_RELAY_SECONDS; a
+# The task outbox (circolo/outbox/): the sweep sends what is due every OUTBOX_RELAY_SECONDS; a
 # message no worker has run OUTBOX_REDELIVER_SECONDS after it was sent is sent again (the
 # wait doubling each time), OUTBOX_MAX_ATTEMPTS times at most; /health/ reports the outbox
 # down when a message has waited OUTBOX_ALERT_SECONDS.

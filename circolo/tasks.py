@@ -21,8 +21,8 @@ def housekeeping(log_age_days: int = 30, outbox_age_days: int = 7) -> dict[str, 
     Idempotent: running it twice deletes nothing more the second time.
     """
 
+    from circolo.outbox.relay import purge
     from clubs.tokens import purge_dead_tokens
-    from outbox.relay import purge
 
     sessions, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     logs = AxesProxyHandler.reset_logs(age_days=log_age_days)

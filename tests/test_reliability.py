@@ -21,7 +21,7 @@ import time
 import pytest
 
 from benchmarks import chaos
-from outbox.models import Message
+from circolo.outbox.models import Message
 from tests.live_stack import live_stack, show_logs
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from outbox.models import Message
+from circolo.outbox.models import Message
 
 
 @admin.register(Message)

@@ -29,7 +29,7 @@ from django.db import DatabaseError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from outbox.models import Message
+from circolo.outbox.models import Message
 
 log = logging.getLogger(__name__)
 

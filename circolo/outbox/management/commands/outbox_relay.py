@@ -7,8 +7,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Min
 from django.utils import timezone
 
-from outbox.models import Message
-from outbox.relay import sweep
+from circolo.outbox.models import Message
+from circolo.outbox.relay import sweep
 
 
 class Command(BaseCommand):
