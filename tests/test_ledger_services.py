@@ -374,6 +374,7 @@ def test_a_statement_has_every_entry_its_source_and_the_running_balance(people, 
         unit=EUR,
         key="hand:7:v1",
         source="hand:7",
+        memo="Mano 7",  # the poster's words; the describer speaks the reader's language
         entries={p["mia"]: -4, p["ada"]: 4},
     )
     services.post_transaction(
