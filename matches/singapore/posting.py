@@ -7,8 +7,10 @@ results of the hand that came into force (1 for the first, 2 for its correction.
 often and however concurrently it is asked. Postings are scoped to their table
 (``session:<id>``, the ledger API's ``session=<id>``) and name their hand as the source
 (``hand:<id>``). A points-only table posts points; a table with a point value posts money
-in its currency. People whose balance in the hand is zero (an opponent who covered
-nothing) get no entry; a hand where nothing changes hands (no quota covered) posts nothing.
+in its currency. Its legs are the hand's transfers, each a debt between two people (a
+cover between the coverer and the dealer, a side bet between the two backers:
+``matches/singapore/ledger_legs.py``); the ledger's entries, each person's net, follow.
+A hand where nothing changes hands (no quota covered) posts nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from clubs.models import Player
 from ledger import services as ledger
 from ledger.models import Transaction
 from matches.models import Hand, Outcome, OutcomeStatus, TableSession
+from matches.singapore.ledger_legs import in_unit, legs_of
 
 APPLIED = [OutcomeStatus.CONFIRMED, OutcomeStatus.SUPERSEDED, OutcomeStatus.VOIDED]
 
@@ -64,7 +67,7 @@ def post_hand(*, hand: Hand, outcome: Outcome, by) -> Transaction | None:
     return ledger.post_transaction(
         club=session.club,
         unit=session.unit,
-        entries=entries,
+        legs=legs_of(hand, outcome),
         key=key_of(hand, outcome),
         memo=_("%(table)s, hand %(n)s") % {"table": session.name, "n": hand.number},
         scope=ledger.scope_of_session(session.pk),
@@ -95,12 +98,14 @@ def reverse_hand(*, hand: Hand, outcome: Outcome, by) -> Transaction | None:
 
 @dataclass
 class ImportedHand:
-    """An imported hand to post: its id, its table, when, and everyone's points by id."""
+    """An imported hand to post: its id, its table, when, everyone's points by id and the
+    transfers by id (debtor, creditor, points)."""
 
     hand_id: int
     session: TableSession
     at: datetime
     points: dict[int, int]
+    transfers: list[tuple[int, int, int]]
 
 
 def post_imported(hands: list[ImportedHand], *, by) -> int:
@@ -111,7 +116,7 @@ def post_imported(hands: list[ImportedHand], *, by) -> int:
             ledger.Posting(
                 club=hand.session.club,
                 unit=hand.session.unit,
-                entries=_amounts(hand.session, hand.points),
+                legs=[(d, c, in_unit(hand.session, p)) for d, c, p in hand.transfers],
                 key=f"hand:{hand.hand_id}:v1",
                 memo=_("%(table)s, imported") % {"table": hand.session.name},
                 scope=ledger.scope_of_session(hand.session.pk),
