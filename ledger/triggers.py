@@ -210,16 +210,34 @@ def postgres_transaction_triggers() -> list[Trigger]:
                 ("unmatched", "bigint"),
             ],
             func=f"""
-                SELECT COUNT(e.id), COALESCE(SUM(e.amount_minor), 0),
-                       COUNT(e.id) FILTER (WHERE e.amount_minor <> 0)
-                    INTO counted, total, moving
-                    FROM ledger_transaction t
-                    LEFT JOIN ledger_entry e ON e.transaction_id = t.id
-                    WHERE t.id = NEW.id
-                    GROUP BY t.id;
-                IF NOT FOUND THEN
+                IF NOT EXISTS (SELECT 1 FROM ledger_transaction WHERE id = NEW.id) THEN
                     RETURN NULL;
                 END IF;
+                -- One pass over the entries and the legs (each leg as its two sides), person
+                -- by person: the entries' count, sum and non-zero ones, the legs' count, and
+                -- the people whose legs do not net to their entry.
+                SELECT COALESCE(SUM(per.entries), 0), COALESCE(SUM(per.total), 0),
+                       COALESCE(SUM(per.moving), 0), COALESCE(SUM(per.legs), 0),
+                       COUNT(*) FILTER (WHERE per.net <> 0)
+                    INTO counted, total, moving, legs, unmatched
+                    FROM (
+                        SELECT COUNT(*) FILTER (WHERE side = 'e') AS entries,
+                               SUM(minor) FILTER (WHERE side = 'e') AS total,
+                               COUNT(*) FILTER (WHERE side = 'e' AND minor <> 0) AS moving,
+                               COUNT(*) FILTER (WHERE side = 'c') AS legs,
+                               SUM(minor) AS net
+                        FROM (
+                            SELECT 'e' AS side, player_id AS who, amount_minor AS minor
+                                FROM ledger_entry WHERE transaction_id = NEW.id
+                            UNION ALL
+                            SELECT sides.side, sides.who, sides.minor
+                                FROM ledger_leg l, LATERAL (VALUES
+                                    ('c', l.creditor_id, -l.amount_minor),
+                                    ('d', l.debtor_id, l.amount_minor)) sides(side, who, minor)
+                                WHERE l.transaction_id = NEW.id
+                        ) moves
+                        GROUP BY who
+                    ) per;
                 IF counted <> NEW.n_entries OR total <> 0 THEN
                     RAISE EXCEPTION
                         'ledger transaction % must have its % entries, summing to zero'
@@ -230,9 +248,6 @@ def postgres_transaction_triggers() -> list[Trigger]:
                     RAISE EXCEPTION 'ledger transaction % moves nothing: its entries are all zero',
                         NEW.id USING ERRCODE = '{REFUSED}';
                 END IF;
-                SELECT (SELECT COUNT(*) FROM ledger_leg WHERE transaction_id = NEW.id),
-                       (SELECT COUNT(*) FROM ({_unmatched("NEW.id")}) off)
-                    INTO legs, unmatched;
                 IF NEW.n_legs IS NULL OR legs <> NEW.n_legs OR unmatched <> 0 THEN
                     RAISE EXCEPTION
                         'ledger transaction % must have its % legs, netting to its entries'
