@@ -1,4 +1,5 @@
-"""Legs for the transactions posted before legs existed (``manage.py ledger_legs``).
+"""Legs as plain values (netting legs pair by pair, what they net to per person, legs for
+nets), and legs for the transactions posted before legs existed (``manage.py ledger_legs``).
 
 Such a transaction (``n_legs`` NULL) has its entries, each person's net, but not who owed
 whom. Its legs are given once, netting exactly to its entries: the legs, then ``n_legs``
@@ -19,7 +20,7 @@ set in the same database transaction, which the database takes only then and onl
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -27,11 +28,46 @@ from django.db import transaction as db_transaction
 from django.db.models import Exists, OuterRef
 
 from clubs import bulk
+from ledger import settle
 from ledger.amounts import to_minor
 from ledger.models import Entry, Kind, Leg, Transaction
 from ledger.sources import legs_from_records
 
 CHUNK = 2000  # transactions a database transaction
+Legs = dict[tuple[int, int], int]  # (debtor id, creditor id) -> minor units, more than zero
+
+
+def net_legs(legs: Iterable[tuple[int, int, int]]) -> Legs:
+    """Legs netted pair by pair, in one direction each, zero pairs left out (sorted)."""
+    per_pair: dict[tuple[int, int], int] = defaultdict(int)  # (low, high): low owes high
+    for debtor, creditor, minor in legs:
+        low, high = sorted((debtor, creditor))
+        per_pair[(low, high)] += minor if debtor == low else -minor
+    netted = {}
+    for (low, high), minor in per_pair.items():
+        if minor > 0:
+            netted[(low, high)] = minor
+        elif minor < 0:
+            netted[(high, low)] = -minor
+    return dict(sorted(netted.items()))
+
+
+def nets_of(legs: Legs) -> dict[int, int]:
+    """What ``legs`` net to for each person (the entries): creditors up, debtors down."""
+    nets: dict[int, int] = defaultdict(int)
+    for (debtor, creditor), minor in legs.items():
+        nets[creditor] += minor
+        nets[debtor] -= minor
+    return {pk: minor for pk, minor in sorted(nets.items()) if minor}
+
+
+def legs_of_nets(nets: Mapping[int, int]) -> Legs:
+    """Legs for a posting given only as each person's net: between two people the one debt;
+    among more, each loser owes each winner in proportion to the winnings
+    (``settle.allocate``): the caller named no counterparties."""
+    return net_legs(
+        (t.payer, t.payee, t.amount) for t in settle.allocate(dict(sorted(nets.items())))
+    )
 
 
 @dataclass
@@ -64,8 +100,6 @@ def _nets(tx_ids: list[int]) -> dict[int, dict[int, int]]:
 
 def _recorded(transactions: list[Transaction]) -> dict[int, dict[tuple[int, int], int]]:
     """The legs the posting floors recompute from their records, in minor units, netted."""
-    from ledger.services import net_legs
-
     by_prefix: dict[tuple[int, str], list[Transaction]] = defaultdict(list)
     for tx in transactions:
         prefix = tx.source.partition(":")[0]
@@ -86,8 +120,6 @@ def _recorded(transactions: list[Transaction]) -> dict[int, dict[tuple[int, int]
 @db_transaction.atomic
 def give_legs(transactions: Iterable[Transaction]) -> Given:
     """Give each of ``transactions`` (posted before legs, none yet) its legs; see the module."""
-    from ledger.services import legs_of_nets, nets_of
-
     todo = sorted((tx for tx in transactions if tx.n_legs is None), key=lambda tx: tx.pk)
     given = Given()
     if not todo:

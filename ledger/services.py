@@ -60,6 +60,7 @@ from clubs.errors import Conflict, not_found
 from clubs.models import Club, Player
 from ledger import settle
 from ledger.amounts import MAX_MINOR, POINTS, Amount, from_minor, to_minor, validate_unit
+from ledger.legs import Legs, give_legs, legs_of_nets, net_legs, nets_of
 from ledger.models import Entry, Erasure, Kind, Leg, Payment, PaymentStatus, Transaction
 from ledger.sources import Source, describe
 
@@ -101,40 +102,6 @@ def _key(value: object, limit: int = KEY_MAX_LENGTH) -> str:
 
 # A leg as the services take it: (debtor, creditor, amount), a person a Player or their id.
 LegIn = tuple[Player | int, Player | int, Amount]
-Legs = dict[tuple[int, int], int]  # (debtor id, creditor id) -> minor units, more than zero
-
-
-def net_legs(legs: Iterable[tuple[int, int, int]]) -> Legs:
-    """Legs netted pair by pair, in one direction each, zero pairs left out (sorted)."""
-    per_pair: dict[tuple[int, int], int] = defaultdict(int)  # (low, high): low owes high
-    for debtor, creditor, minor in legs:
-        low, high = sorted((debtor, creditor))
-        per_pair[(low, high)] += minor if debtor == low else -minor
-    netted = {}
-    for (low, high), minor in per_pair.items():
-        if minor > 0:
-            netted[(low, high)] = minor
-        elif minor < 0:
-            netted[(high, low)] = -minor
-    return dict(sorted(netted.items()))
-
-
-def nets_of(legs: Legs) -> dict[int, int]:
-    """What ``legs`` net to for each person (the entries): creditors up, debtors down."""
-    nets: dict[int, int] = defaultdict(int)
-    for (debtor, creditor), minor in legs.items():
-        nets[creditor] += minor
-        nets[debtor] -= minor
-    return {pk: minor for pk, minor in sorted(nets.items()) if minor}
-
-
-def legs_of_nets(nets: Mapping[int, int]) -> Legs:
-    """Legs for a posting given only as each person's net: between two people the one debt;
-    among more, each loser owes each winner in proportion to the winnings
-    (``settle.allocate``): the caller named no counterparties."""
-    return net_legs(
-        (t.payer, t.payee, t.amount) for t in settle.allocate(dict(sorted(nets.items())))
-    )
 
 
 def _check_person(club: Club, player: object, field: str) -> int:
@@ -504,8 +471,6 @@ def _reversal_key(original: Transaction) -> str:
 def _legs_of(transaction: Transaction) -> Legs:
     """A transaction's legs (given first, if it was posted before legs: ``ledger.legs``)."""
     if transaction.n_legs is None and not transaction.legs.exists():
-        from ledger.legs import give_legs
-
         give_legs([transaction])
     return {
         (debtor, creditor): minor
