@@ -212,8 +212,8 @@ DEBT_PART = {
     "source": serializers.CharField(
         help_text="The postings' source label (hand:42), or their key where they have none."
     ),
-    "kind": serializers.ChoiceField(
-        choices=["posting", "carry"], help_text="A posting, or a guest's balance carried over."
+    "kind": serializers.CharField(
+        help_text='"posting", or "carry" for a guest\'s balance carried over to a member.'
     ),
     "description": serializers.CharField(),
     "url": serializers.CharField(allow_null=True),
