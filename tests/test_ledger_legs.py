@@ -106,6 +106,9 @@ def test_a_reversal_turns_every_leg_round_and_a_correction_posts_new_legs(people
         ("Zio Pino", "mia", 70),
     }
     assert debts(people) == {("ada", "sam"): 140}
+    (debt,) = services.net_debts(club=people["club"], unit="points")
+    # A posting and its reversal come under one label (the posting's), and cancel out.
+    assert [(part.label, part.minor) for part in debt.parts] == [("hand:1:v2", 140)]
     assert check.run().ok
 
 
