@@ -34,10 +34,15 @@ def _sqlite_flush_past_the_ledgers_triggers():
     TRUNCATE, which the ledger's triggers let pass; on SQLite, which has no TRUNCATE, with
     DELETE, which they refuse (erasures and check runs are kept for good). There the flush
     drops the ledger's triggers first and puts them back after, in its one transaction."""
-    from django.db.backends.sqlite3.operations import DatabaseOperations
+    from django.db import connections
 
     from ledger.triggers import SQLITE_TRIGGERS
 
+    sqlite = {type(c.ops) for c in connections.all() if c.vendor == "sqlite"}
+    if not sqlite:
+        yield
+        return
+    (DatabaseOperations,) = sqlite
     original = DatabaseOperations.sql_flush
 
     def sql_flush(self, style, tables, **options):
