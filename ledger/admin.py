@@ -3,7 +3,7 @@
 
 from django.contrib import admin
 
-from ledger.models import CheckRun, Entry, Erasure, Payment, Transaction
+from ledger.models import CheckRun, Entry, Erasure, Leg, Payment, Transaction
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -33,13 +33,29 @@ class EntryInline(admin.TabularInline):
         return False
 
 
+class LegInline(admin.TabularInline):
+    model = Leg
+    extra = 0
+    fields = ["debtor", "creditor", "amount_minor"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Transaction)
 class TransactionAdmin(ReadOnly):
-    list_display = ["key", "club", "unit", "scope", "kind", "at", "created_by"]
+    list_display = ["key", "club", "unit", "scope", "kind", "n_legs", "at", "created_by"]
     list_filter = ["kind", "unit", "club"]
     search_fields = ["key", "source", "memo", "scope"]
     date_hierarchy = "at"
-    inlines = [EntryInline]
+    inlines = [EntryInline, LegInline]
 
 
 @admin.register(Payment)

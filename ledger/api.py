@@ -4,8 +4,10 @@ payments and statements. The paths and fields are a contract others script again
 - ``GET balances/?club=<slug>&unit=points|<currency>[&session=<id>]`` ->
   ``[{"player": id, "name": ..., "balance": ...}]``
 - ``GET settle-up/?...same...`` -> ``{"payments": [{"from": id, "to": id, "amount": ...}]}``
-- ``GET debts/?...same...`` -> ``{"debts": [{"from": id, "to": id, "amount": ...}]}``
-  (``from`` owes ``to``)
+- ``GET debts/?...same...`` -> ``{"debts": [{"from": id, "to": id, "amount": ..., "paid":
+  ..., "hands": [{"source", "description", "url", "amount"}]}]}``: ``from`` owes ``to``,
+  the legs of the two netted, less what payments cleared (``paid``); ``hands`` are the
+  postings behind it, one per source (a hand), in the debt's direction
 - ``payments/``: list (filters ``club``, ``status``, ``unit``), create
   ``{"club", "from", "to", "amount", "unit"}``, ``POST payments/{id}/confirm/`` (409 once
   decided), ``POST payments/{id}/cancel/``
@@ -206,20 +208,73 @@ class SettleUpViewSet(LedgerQueryMixin, viewsets.ViewSet):
         )
 
 
+DEBT_PART = {
+    "source": serializers.CharField(
+        help_text="The postings' source label (hand:42), or their key where they have none."
+    ),
+    "kind": serializers.CharField(
+        help_text='"posting", or "carry" for a guest\'s balance carried over to a member.'
+    ),
+    "description": serializers.CharField(),
+    "url": serializers.CharField(allow_null=True),
+    "amount": serializers.CharField(
+        help_text="What it adds to the debt (negative: what it takes off); money as a string, "
+        "points as an integer."
+    ),
+}
+
+
 class DebtViewSet(LedgerQueryMixin, viewsets.ViewSet):
     answers_one_object = True
 
     @extend_schema(
         parameters=QUERY_PARAMETERS,
         responses=inline_serializer(
-            "LedgerDebts", {"debts": inline_serializer("LedgerDebt", TRANSFER, many=True)}
+            "LedgerDebts",
+            {
+                "debts": inline_serializer(
+                    "LedgerDebt",
+                    {
+                        **TRANSFER,
+                        "paid": serializers.CharField(
+                            help_text="What payments cleared of it: between the two first, "
+                            "then through chains of debts (club-wide only: payments have "
+                            "no session)."
+                        ),
+                        "hands": inline_serializer("LedgerDebtHand", DEBT_PART, many=True),
+                    },
+                    many=True,
+                )
+            },
         ),
     )
     def list(self, request):
-        """Who owes whom, pair by pair (netted): ``from`` owes ``to``."""
+        """Who owes whom, pair by pair: the debts the postings made between the two (each
+        cover, each side bet), netted, less the payments; with the hands behind each."""
         club, unit, scope = self.ledger_query(request)
+        debts = services.net_debts(club=club, unit=unit, scope=scope)
         return Response(
-            {"debts": _transfers(services.net_debts(club=club, unit=unit, scope=scope))}
+            {
+                "debts": [
+                    {
+                        "from": d.debtor.pk,
+                        "to": d.creditor.pk,
+                        "amount": amount_json(d.minor, unit),
+                        "paid": amount_json(d.paid_minor, unit),
+                        "hands": [
+                            {
+                                "source": part.label,
+                                "kind": part.kind,
+                                "description": part.text,
+                                "url": request.build_absolute_uri(part.url) if part.url else None,
+                                "amount": amount_json(part.minor, unit),
+                            }
+                            for part in d.parts
+                        ],
+                    }
+                    for d in debts
+                ]
+            }
         )
 
 

@@ -4,14 +4,21 @@ Run by ``manage.py ledger_check`` (exit 1 on a mismatch) and by the periodic Cel
 ``ledger.check`` (beat, hourly); each run is stored as a :class:`~ledger.models.CheckRun`,
 and ``/health/`` shows the latest (it never recomputes anything itself). What it checks:
 
-- every transaction has its ``n_entries`` entries and they sum to zero;
-- every entry's person belongs to the transaction's club;
-- every reversal negates exactly the transaction it reverses;
+- every transaction has its ``n_entries`` entries, they sum to zero and are not all zero;
+- every transaction has its legs (one posted before legs has none until ``manage.py
+  ledger_legs`` gives them), ``n_legs`` of them, and they net, person by person, to its
+  entries;
+- every entry's and every leg's people belong to the transaction's club;
+- every reversal turns round exactly the legs of the transaction it reverses;
 - every confirmed payment posted exactly its amount, from the payee to the payer;
 - every balance (club, unit, scope, person) computed by the database's aggregate — what the
   pages and the API show — equals the sum of its entries added up here one by one, and each
   club's balances in each unit sum to zero;
 - the append-only triggers are installed, and no erasure was left open.
+
+On PostgreSQL the database refuses most of this itself (``ledger.triggers``); on SQLite a
+transaction left short of its entries or legs, and the legs given to an older transaction,
+are found here only.
 """
 
 from __future__ import annotations
@@ -20,12 +27,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import connection
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 
 from ledger import triggers
-from ledger.models import CheckRun, Entry, Erasure, Kind, Payment, PaymentStatus, Transaction
+from ledger.models import CheckRun, Entry, Erasure, Kind, Leg, Payment, PaymentStatus, Transaction
 
-KEEP_RUNS = 50
 MAX_PROBLEMS = 100  # reported one by one; beyond, counted
 
 
@@ -46,6 +52,7 @@ def run() -> Result:
     """Check the whole ledger (read only)."""
     result = Result()
     _transactions_balance(result)
+    _legs_match(result)
     _entries_belong_to_the_club(result)
     _reversals_negate(result)
     _payments_match(result)
@@ -67,7 +74,45 @@ def _transactions_balance(result: Result) -> None:
         result.add(
             f"transaction {key}: {n} of {announced} entries, summing to {total or 0} (not zero)"
         )
+    idle = Transaction.objects.filter(
+        ~Exists(Entry.objects.filter(transaction=OuterRef("pk")).exclude(amount_minor=0))
+    ).values_list("key", flat=True)
+    for key in idle:
+        result.add(f"transaction {key} moves nothing: its entries are all zero")
     result.counts["transactions"] = Transaction.objects.count()
+
+
+# Each person's entry less what the transaction's legs net to for them, where not zero.
+_UNMATCHED = """
+    SELECT t.key, moves.who, SUM(moves.minor) FROM (
+        SELECT transaction_id AS tx, player_id AS who, amount_minor AS minor FROM ledger_entry
+        UNION ALL SELECT transaction_id, creditor_id, -amount_minor FROM ledger_leg
+        UNION ALL SELECT transaction_id, debtor_id, amount_minor FROM ledger_leg
+    ) moves JOIN ledger_transaction t ON t.id = moves.tx
+    WHERE EXISTS (SELECT 1 FROM ledger_leg l WHERE l.transaction_id = t.id)
+    GROUP BY t.id, t.key, moves.who HAVING SUM(moves.minor) <> 0
+    ORDER BY t.id, moves.who"""
+
+
+def _legs_match(result: Result) -> None:
+    for key in Transaction.objects.filter(n_legs__isnull=True).values_list("key", flat=True):
+        result.add(f"transaction {key} has no legs (posted before legs: run manage.py ledger_legs)")
+    short = (
+        Transaction.objects.filter(n_legs__isnull=False)
+        .annotate(n=Count("legs"))
+        .exclude(n=F("n_legs"))
+        .values_list("key", "n", "n_legs")
+    )
+    for key, n, announced in short:
+        result.add(f"transaction {key}: {n} of {announced} legs")
+    with connection.cursor() as cursor:
+        cursor.execute(_UNMATCHED)
+        for key, player_id, off in cursor.fetchall():
+            result.add(
+                f"transaction {key}: the legs of player {player_id} do not net to the entry "
+                f"(off by {off})"
+            )
+    result.counts["legs"] = Leg.objects.count()
 
 
 def _entries_belong_to_the_club(result: Result) -> None:
@@ -76,6 +121,14 @@ def _entries_belong_to_the_club(result: Result) -> None:
     )
     for key, player_id in strays:
         result.add(f"transaction {key}: player {player_id} is not of the transaction's club")
+    stray_legs = Leg.objects.filter(
+        ~Q(debtor__club=F("transaction__club")) | ~Q(creditor__club=F("transaction__club"))
+    ).values_list("transaction__key", "debtor_id", "creditor_id")
+    for key, debtor, creditor in stray_legs:
+        result.add(
+            f"transaction {key}: the leg of players {debtor} and {creditor} is not of the "
+            "transaction's club"
+        )
 
 
 def _entries_of(tx_ids) -> dict[int, dict[int, int]]:
@@ -88,16 +141,29 @@ def _entries_of(tx_ids) -> dict[int, dict[int, int]]:
     return found
 
 
+def _legs_of(tx_ids) -> dict[int, set[tuple[int, int, int]]]:
+    found: dict[int, set[tuple[int, int, int]]] = defaultdict(set)
+    rows = Leg.objects.filter(transaction_id__in=tx_ids).values_list(
+        "transaction_id", "debtor_id", "creditor_id", "amount_minor"
+    )
+    for tx_id, debtor, creditor, minor in rows.iterator():
+        found[tx_id].add((debtor, creditor, minor))
+    return found
+
+
 def _reversals_negate(result: Result) -> None:
     pairs = list(
         Transaction.objects.filter(reverses__isnull=False).values_list(
             "pk", "key", "reverses_id", "reverses__key", "kind"
         )
     )
-    entries = _entries_of([p for pair in pairs for p in (pair[0], pair[2])])
+    ids = [p for pair in pairs for p in (pair[0], pair[2])]
+    entries = _entries_of(ids)
+    legs = _legs_of(ids)
     for pk, key, original_id, original_key, kind in pairs:
         negated = {player: -minor for player, minor in entries[original_id].items()}
-        if kind != Kind.REVERSAL or entries[pk] != negated:
+        turned = {(creditor, debtor, minor) for debtor, creditor, minor in legs[original_id]}
+        if kind != Kind.REVERSAL or entries[pk] != negated or legs[pk] != turned:
             result.add(f"transaction {key} does not exactly reverse {original_key}")
 
 
@@ -108,11 +174,16 @@ def _payments_match(result: Result) -> None:
         )
     )
     entries = _entries_of([row[6] for row in confirmed])
+    legs = _legs_of([row[6] for row in confirmed])
     units = dict(
         Transaction.objects.filter(pk__in=[row[6] for row in confirmed]).values_list("pk", "unit")
     )
     for pk, payer, payee, minor, unit, _club, tx_id in confirmed:
-        if entries.get(tx_id) != {payer: minor, payee: -minor} or units.get(tx_id) != unit:
+        if (
+            entries.get(tx_id) != {payer: minor, payee: -minor}
+            or legs.get(tx_id, {(payee, payer, minor)}) != {(payee, payer, minor)}
+            or units.get(tx_id) != unit
+        ):
             result.add(f"payment {pk} does not match its transaction")
     result.counts["payments"] = len(confirmed)
 
@@ -148,14 +219,11 @@ def _balances_recompute(result: Result) -> None:
 
 
 def record(result: Result) -> CheckRun:
-    """Store the result for ``/health/``, keeping the latest :data:`KEEP_RUNS` runs."""
+    """Store the result for ``/health/`` (the runs are kept as written, like the ledger)."""
     problems = result.problems[:MAX_PROBLEMS]
     if len(result.problems) > MAX_PROBLEMS:
         problems.append(f"… and {len(result.problems) - MAX_PROBLEMS} more")
-    run_ = CheckRun.objects.create(ok=result.ok, problems=problems, counts=result.counts)
-    stale = CheckRun.objects.order_by("-at", "-id").values_list("pk", flat=True)[KEEP_RUNS:]
-    CheckRun.objects.filter(pk__in=list(stale)).delete()
-    return run_
+    return CheckRun.objects.create(ok=result.ok, problems=problems, counts=result.counts)
 
 
 def latest() -> CheckRun | None:

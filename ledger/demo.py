@@ -2,8 +2,9 @@
 
 The demo's debts come from the Singapore tables (``matches/singapore/demo.py``), which post
 their hands; this part, run after them, settles some of what the club owes in its
-currency: one debt paid in full, one in part (both confirmed by the payee) and one paid but
-not yet confirmed, so that the ledger page shows every kind of payment. ``erase(club)``
+currency, pair by pair (real debts, each between two people who bet against each other):
+one debt paid in full, one in part (both confirmed by the payee) and one paid but not yet
+confirmed, so that the ledger page shows every kind of payment. ``erase(club)``
 removes a demo club's ledger so that the club itself can be deleted (``reset()``, the
 part's reset, calls it first): a club with a ledger cannot be deleted otherwise.
 """
@@ -42,12 +43,12 @@ def reset() -> None:
 
 @transaction.atomic
 def settle_some(club: Club) -> dict[str, int]:
-    """Pay some of the club's debts in its currency (see the module)."""
+    """Pay some of the club's debts in its currency, pair by pair (see the module)."""
     admin = _admin(club)
     if admin is None:
         return _counts(club)
-    plan = services.settle_up_plan(club=club, unit=club.currency)
-    for n, debt in enumerate(plan[:3]):
+    debts = services.net_debts(club=club, unit=club.currency)
+    for n, debt in enumerate(debts[:3]):
         amount = debt.amount if n != 1 else (debt.amount / 2).quantize(Decimal("0.01"))
         payment = services.record_payment(
             club=club,

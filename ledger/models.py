@@ -1,7 +1,11 @@
 """The ledger of debts between people: double entry, append-only, in points or money.
 
-- A :class:`Transaction` is one posting (a hand, a payment, a reversal, a carried balance):
-  its :class:`Entry` rows, one per person, sum to zero. It has a unique idempotency ``key``;
+- A :class:`Transaction` is one posting (a hand, a payment, a reversal, a carried balance).
+  Its :class:`Leg` rows are the debts it makes, each between two people: ``debtor`` owes
+  ``creditor`` ``amount`` (a hand's covers and side bets, a payment, a carried balance);
+  its :class:`Entry` rows, one per person whose balance it changes, are what the legs net
+  to for each person, and sum to zero. Entries make balances and statements one indexed
+  aggregate; legs say who owes whom. It has a unique idempotency ``key``;
   posting the same key again posts nothing. ``unit`` is ``"points"`` or an ISO 4217 code,
   and balances in different units never mix. ``scope`` is an opaque grouping label chosen by
   the caller (``"session:12"``), ``source`` an opaque label of what the posting came from
@@ -12,7 +16,10 @@
   database refuses it too (``ledger.triggers``): on PostgreSQL triggers installed by
   django-pgtrigger's migrations, on SQLite triggers installed by a migration of their own.
   The one way past them is :func:`ledger.services.erase_club_ledger`, which records an
-  :class:`Erasure`.
+  :class:`Erasure`. Erasures and :class:`CheckRun` rows are kept the same way.
+- Transactions posted before legs existed have ``n_legs`` NULL until ``manage.py
+  ledger_legs`` gives them their legs (once: ``ledger.legs``); every later one announces
+  its legs.
 - Deleting: a club with a ledger cannot be deleted (``PROTECT``) until its ledger is erased
   on purpose; a player with entries cannot be deleted alone (``RESTRICT``: merge them).
 - A :class:`Payment` is recorded by the payer (pending, no effect on the ledger) and posts
@@ -24,6 +31,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -31,7 +39,7 @@ from django.utils.translation import pgettext_lazy
 from clubs.merge_policy import Carry, Revoke
 from clubs.models import Club, ClubOwnedQuerySet, Player, Role
 from ledger import triggers
-from ledger.amounts import POINTS, Amount, from_minor
+from ledger.amounts import MAX_MINOR, POINTS, Amount, from_minor
 
 UNIT_IS_VALID = Q(unit=POINTS) | Q(unit__regex=r"^[A-Z]{3}$")
 
@@ -75,6 +83,8 @@ class Transaction(models.Model):
         verbose_name=_("reverses"),
     )
     n_entries = models.PositiveIntegerField(_("number of entries"))
+    # NULL only for a transaction posted before legs existed (``ledger.legs`` fills them in).
+    n_legs = models.PositiveIntegerField(_("number of legs"), null=True, blank=True)
     at = models.DateTimeField(_("date"), default=timezone.now)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -97,6 +107,9 @@ class Transaction(models.Model):
         constraints = [
             models.CheckConstraint(condition=UNIT_IS_VALID, name="ledger_tx_unit_valid"),
             models.CheckConstraint(condition=Q(n_entries__gte=2), name="ledger_tx_two_entries"),
+            models.CheckConstraint(
+                condition=Q(n_legs__isnull=True) | Q(n_legs__gte=1), name="ledger_tx_one_leg"
+            ),
             models.CheckConstraint(
                 condition=Q(kind=Kind.REVERSAL, reverses__isnull=False)
                 | (~Q(kind=Kind.REVERSAL) & Q(reverses__isnull=True)),
@@ -135,11 +148,74 @@ class Entry(models.Model):
             models.UniqueConstraint(
                 fields=["transaction", "player"], name="ledger_entry_once_per_person"
             ),
+            models.CheckConstraint(
+                condition=Q(amount_minor__gte=-MAX_MINOR, amount_minor__lte=MAX_MINOR),
+                name="ledger_entry_amount_bounded",
+            ),
         ]
         triggers = triggers.postgres_entry_triggers()
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.amount_minor}"
+
+    @property
+    def amount(self) -> Amount:
+        return from_minor(self.amount_minor, self.transaction.unit)
+
+
+class Leg(models.Model):
+    """One debt a transaction makes between two people: ``debtor`` owes ``creditor``
+    ``amount`` (a payment's leg makes the payee owe the payer what was paid, which clears
+    the payer's debt). At most one leg per pair of people in a transaction, in one
+    direction; the legs of a transaction net, person by person, to its entries."""
+
+    transaction = models.ForeignKey(
+        Transaction, on_delete=models.CASCADE, related_name="legs", verbose_name=_("transaction")
+    )
+    debtor = models.ForeignKey(
+        Player,
+        on_delete=models.RESTRICT,  # as entries: a player with legs stays (merge them instead)
+        related_name="ledger_debts",
+        verbose_name=_("debtor"),
+    )
+    creditor = models.ForeignKey(
+        Player,
+        on_delete=models.RESTRICT,
+        related_name="ledger_credits",
+        verbose_name=_("creditor"),
+    )
+    amount_minor = models.BigIntegerField(_("amount (cents or points)"))
+
+    # Legs are never rewritten: who owes whom reads a merged guest as the member they were
+    # merged into (``services.net_debts``); the balances are carried with the entries.
+    player_merge = {
+        "debtor": Carry(carry_over="ledger.services.carry_balances"),
+        "creditor": Carry(carry_over="ledger.services.carry_balances"),
+    }
+
+    class Meta:
+        ordering = ["transaction", "id"]
+        verbose_name = _("ledger leg")
+        verbose_name_plural = _("ledger legs")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(amount_minor__gt=0, amount_minor__lte=MAX_MINOR),
+                name="ledger_leg_amount_positive_bounded",
+            ),
+            models.CheckConstraint(
+                condition=~Q(debtor=models.F("creditor")), name="ledger_leg_two_people"
+            ),
+            models.UniqueConstraint(
+                models.F("transaction"),
+                Least("debtor", "creditor"),
+                Greatest("debtor", "creditor"),
+                name="ledger_leg_once_per_pair",
+            ),
+        ]
+        triggers = triggers.postgres_leg_triggers()
+
+    def __str__(self) -> str:
+        return f"{self.debtor_id} → {self.creditor_id}: {self.amount_minor}"
 
     @property
     def amount(self) -> Amount:
@@ -232,6 +308,9 @@ class Payment(models.Model):
                 condition=Q(amount_minor__gt=0), name="ledger_payment_amount_positive"
             ),
             models.CheckConstraint(
+                condition=Q(amount_minor__lte=MAX_MINOR), name="ledger_payment_amount_bounded"
+            ),
+            models.CheckConstraint(
                 condition=~Q(payer=models.F("payee")), name="ledger_payment_two_people"
             ),
             models.CheckConstraint(
@@ -276,6 +355,7 @@ class Erasure(models.Model):
         ordering = ["-started_at"]
         verbose_name = _("ledger erasure")
         verbose_name_plural = _("ledger erasures")
+        triggers = triggers.postgres_erasure_triggers()
 
     def __str__(self) -> str:
         return f"{self.club_name} ({self.started_at:%Y-%m-%d})"
@@ -283,7 +363,7 @@ class Erasure(models.Model):
 
 class CheckRun(models.Model):
     """The result of one ``ledger_check`` (the command or the periodic task); ``/health/``
-    reads the latest."""
+    reads the latest. Kept as written, like the ledger (a row an hour is little)."""
 
     at = models.DateTimeField(_("checked"), default=timezone.now, db_index=True)
     ok = models.BooleanField(_("ok"))
@@ -294,6 +374,7 @@ class CheckRun(models.Model):
         ordering = ["-at", "-id"]
         verbose_name = _("ledger check")
         verbose_name_plural = _("ledger checks")
+        triggers = triggers.postgres_check_run_triggers()
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {'ok' if self.ok else 'MISMATCH'}"

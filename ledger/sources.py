@@ -12,8 +12,13 @@ owns a prefix registers a describer for it, usually in its ``AppConfig.ready()``
 
     register("hand", describe_hands)
 
-A describer is called once per statement with every id of its prefix; a label without a
-describer (or that the describer leaves out) is shown as it is.
+A describer is called with the ids of its prefix (a few hundred at a time); a label
+without a describer (or that the describer leaves out) is shown as it is.
+
+The same floor may register a provider of legs (``register_legs``) for the transactions it
+posted before the ledger kept legs: ``provider(transactions)`` returns, by transaction id,
+the debts each one was made of, ``[(debtor id, creditor id, amount in its unit)]``,
+recomputed from its own records (``ledger.legs`` checks that they net to the entries).
 """
 
 from __future__ import annotations
@@ -32,8 +37,11 @@ class Source:
 
 
 Describer = Callable[[Club, list[str]], dict[str, Source]]
+LegsProvider = Callable[[list], dict[int, list[tuple[int, int, object]]]]
 
 _describers: dict[str, Describer] = {}
+_providers: dict[str, LegsProvider] = {}
+CHUNK = 500  # ids a describer is asked about at once (SQLite bounds a query's parameters)
 
 
 def register(prefix: str, describer: Describer) -> None:
@@ -41,6 +49,19 @@ def register(prefix: str, describer: Describer) -> None:
     if not prefix or ":" in prefix:
         raise ValueError(f"a source prefix is a word without colons: {prefix!r}")
     _describers[prefix] = describer
+
+
+def register_legs(prefix: str, provider: LegsProvider) -> None:
+    """Recompute the legs of transactions whose source is ``"<prefix>:<id>"`` (see above)."""
+    if not prefix or ":" in prefix:
+        raise ValueError(f"a source prefix is a word without colons: {prefix!r}")
+    _providers[prefix] = provider
+
+
+def legs_from_records(prefix: str, transactions: list) -> dict[int, list[tuple[int, int, object]]]:
+    """The legs ``prefix``'s provider finds for ``transactions`` (none without a provider)."""
+    provider = _providers.get(prefix)
+    return provider(transactions) if provider else {}
 
 
 def describe(club: Club, labels: Iterable[str]) -> dict[str, Source]:
@@ -56,7 +77,10 @@ def describe(club: Club, labels: Iterable[str]) -> dict[str, Source]:
         else:
             found[label] = Source(label)
     for prefix, ids in wanted.items():
-        described = _describers[prefix](club, sorted(ids))
-        for rest in ids:
-            found[f"{prefix}:{rest}"] = described.get(rest) or Source(f"{prefix}:{rest}")
+        ids.sort()
+        for start in range(0, len(ids), CHUNK):
+            chunk = ids[start : start + CHUNK]
+            described = _describers[prefix](club, chunk)
+            for rest in chunk:
+                found[f"{prefix}:{rest}"] = described.get(rest) or Source(f"{prefix}:{rest}")
     return found

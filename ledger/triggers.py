@@ -2,30 +2,43 @@
 
 What both databases refuse (an ``IntegrityError`` in Django on either):
 
-- any ``UPDATE`` of an entry;
-- any ``UPDATE`` of a transaction, but one: ``created_by`` set to NULL with nothing else
-  changed (a deleted user's postings stay, anonymous: the foreign key's ``SET_NULL``);
-- any ``DELETE`` of an entry or a transaction, unless an :class:`~ledger.models.Erasure` of
-  its club is open in the same database transaction (``services.erase_club_ledger`` opens
-  and closes it; other connections never see it open);
-- a transaction whose entries do not sum to zero, or are not ``n_entries`` in number. On
-  PostgreSQL a deferred constraint trigger on the transaction checks both at commit, once
-  per transaction in one query (an entry-less transaction cannot commit either), and a
-  statement-level trigger on the entries refuses, as each INSERT or COPY ends, an entry
-  beyond its transaction's ``n_entries`` or for a transaction this database transaction
-  cannot see: a committed transaction has all its entries and loses none, so no entry can
-  be added to it later. On SQLite, which has no deferred triggers, the check runs when the
-  last announced entry is inserted and refuses any entry beyond (a transaction left short
-  of its entries is found by ``ledger_check``).
+- any ``UPDATE`` of an entry or a leg;
+- any ``UPDATE`` of a transaction, but two: ``created_by`` set to NULL with nothing else
+  changed (a deleted user's postings stay, anonymous: the foreign key's ``SET_NULL``), and
+  the legs of one posted before legs counted (below);
+- any ``DELETE`` of an entry, a leg or a transaction, unless an
+  :class:`~ledger.models.Erasure` of its club is open in the same database transaction
+  (``services.erase_club_ledger`` opens and closes it; other connections never see it open);
+- a transaction whose entries do not sum to zero, are all zero, or are not ``n_entries``
+  in number; one that announces no legs (``n_legs`` NULL: only the transactions posted
+  before legs existed have it), or whose legs are not ``n_legs`` in number or do not net,
+  person by person, to its entries. On PostgreSQL a deferred constraint trigger on the
+  transaction checks all of it at commit, once per transaction, and statement-level
+  triggers on the entries and the legs refuse, as each INSERT or COPY ends, a row beyond
+  its transaction's announced number or for a transaction this database transaction
+  cannot see: a committed transaction has all its rows and loses none, so none can be
+  added to it later. On SQLite, which has no deferred or statement-level triggers, the
+  checks run when the last announced entry or leg is inserted (entries first) and refuse
+  any beyond; a transaction left short of its rows is found by ``ledger_check``;
+- a transaction posted before legs (``n_legs`` NULL) is given its legs once
+  (``ledger.legs``): the legs, then ``n_legs`` set, the one other ``UPDATE`` a transaction
+  takes, refused unless its legs are all there and net to its entries; no leg beyond them
+  from then on. Until then ``ledger_check`` names it;
+- any ``DELETE`` of an erasure or a check run, any ``UPDATE`` of a check run, and any
+  ``UPDATE`` of an erasure but closing it once (its end and counts) or a deleted user's
+  ``by`` set to NULL.
+
+Amounts beyond the services' bound (``ledger.amounts.MAX_MINOR``) and legs that are not two
+people and a positive amount are refused by CHECK constraints on both databases.
 
 ``TRUNCATE`` is not refused (a database administrator's tool, and the test runner's flush).
 
 PostgreSQL: the triggers are declared on the models (``Meta.triggers``) and installed by
 django-pgtrigger's migration operations, which do nothing on other databases. SQLite: the
-migration ``0002_sqlite_triggers`` runs :func:`install_sqlite` (which does nothing on other
-databases). SQLite drops a table's triggers when Django rebuilds the table, so a migration
-that alters ``ledger_transaction`` or ``ledger_entry`` must call :func:`install_sqlite`
-again; ``ledger_check`` reports any trigger missing on either database.
+migrations run :func:`install_sqlite` (which does nothing on other databases). SQLite
+drops a table's triggers when Django rebuilds the table, so a migration that alters a
+ledger table must call :func:`install_sqlite` again; ``ledger_check`` reports any trigger
+missing on either database.
 """
 
 from __future__ import annotations
@@ -84,24 +97,49 @@ class Trigger(pgtrigger.Trigger):
 _ERASING_ENTRY = """EXISTS (
     SELECT 1 FROM ledger_erasure e JOIN ledger_transaction t ON t.club_id = e.club_id
     WHERE t.id = OLD.transaction_id AND e.finished_at IS NULL)"""
+_ERASING_LEG = _ERASING_ENTRY
 _ERASING_TRANSACTION = """EXISTS (
     SELECT 1 FROM ledger_erasure e WHERE e.club_id = OLD.club_id AND e.finished_at IS NULL)"""
 
 
-def postgres_entry_triggers() -> list[Trigger]:
-    return [
-        Trigger(
-            name="ledger_entry_append_only",
-            operation=pgtrigger.Update | pgtrigger.Delete,
-            when=pgtrigger.Before,
-            func=f"""
-                IF TG_OP = 'DELETE' AND {_ERASING_ENTRY} THEN
+def _unmatched(tx: str) -> str:
+    """The people for whom transaction ``tx``'s legs do not net to its entry."""
+    return f"""SELECT who FROM (
+        SELECT player_id AS who, amount_minor AS minor FROM ledger_entry
+            WHERE transaction_id = {tx}
+        UNION ALL SELECT creditor_id, -amount_minor FROM ledger_leg WHERE transaction_id = {tx}
+        UNION ALL SELECT debtor_id, amount_minor FROM ledger_leg WHERE transaction_id = {tx}
+    ) moves GROUP BY who HAVING SUM(minor) <> 0"""
+
+
+# The one other change a transaction takes: one posted before legs gets them counted, once
+# (``ledger.legs``: its legs first, then ``n_legs``), when they are all there and net to
+# its entries; nothing else changes. A leg beyond them is refused from then on.
+_LEGS_GIVEN_PG = f"""OLD.n_legs IS NULL AND NEW.n_legs IS NOT NULL
+                   AND (to_jsonb(NEW) - 'n_legs') = (to_jsonb(OLD) - 'n_legs')
+                   AND (SELECT COUNT(*) FROM ledger_leg WHERE transaction_id = NEW.id) = NEW.n_legs
+                   AND NOT EXISTS ({_unmatched("NEW.id")})"""
+
+
+def _append_only(name: str, what: str, erasing: str) -> Trigger:
+    return Trigger(
+        name=name,
+        operation=pgtrigger.Update | pgtrigger.Delete,
+        when=pgtrigger.Before,
+        # (The text of the entries' trigger as it was before legs: the same hash.)
+        func=f"""
+                IF TG_OP = 'DELETE' AND {erasing} THEN
                     RETURN OLD;
                 END IF;
-                RAISE EXCEPTION 'ledger entries are append-only: % refused', TG_OP
+                RAISE EXCEPTION '{what} are append-only: % refused', TG_OP
                     USING ERRCODE = '{REFUSED}';
             """,
-        ),
+    )
+
+
+def postgres_entry_triggers() -> list[Trigger]:
+    return [
+        _append_only("ledger_entry_append_only", "ledger entries", _ERASING_ENTRY),
         Trigger(
             # Once per statement (a transaction's entries come in one or a few): an entry
             # whose transaction already has all its entries is one too many. A transaction
@@ -149,29 +187,72 @@ def postgres_transaction_triggers() -> list[Trigger]:
                    AND (to_jsonb(NEW) - 'created_by_id') = (to_jsonb(OLD) - 'created_by_id') THEN
                     RETURN NEW;
                 END IF;
+                IF TG_OP = 'UPDATE' AND {_LEGS_GIVEN_PG} THEN
+                    RETURN NEW;
+                END IF;
                 RAISE EXCEPTION 'ledger transactions are append-only: % refused', TG_OP
                     USING ERRCODE = '{REFUSED}';
             """,
         ),
         Trigger(
-            # At commit, once per transaction (not per entry): all its entries, summing to
-            # zero. Gone by then means erased in this same database transaction.
+            # At commit, once per transaction (not per row): all its entries, summing to
+            # zero, not all zero; all its legs, netting to the entries. Gone by then means
+            # erased in this same database transaction.
             name="ledger_transaction_balanced",
             operation=pgtrigger.Insert,
             when=pgtrigger.After,
             timing=pgtrigger.Deferred,
-            declare=[("counted", "bigint"), ("total", "numeric")],
+            declare=[
+                ("counted", "bigint"),
+                ("total", "numeric"),
+                ("moving", "bigint"),
+                ("legs", "bigint"),
+                ("unmatched", "bigint"),
+            ],
             func=f"""
-                SELECT COUNT(e.id), COALESCE(SUM(e.amount_minor), 0) INTO counted, total
-                    FROM ledger_transaction t
-                    LEFT JOIN ledger_entry e ON e.transaction_id = t.id
-                    WHERE t.id = NEW.id
-                    GROUP BY t.id;
-                IF FOUND AND (counted <> NEW.n_entries OR total <> 0) THEN
+                IF NOT EXISTS (SELECT 1 FROM ledger_transaction WHERE id = NEW.id) THEN
+                    RETURN NULL;
+                END IF;
+                -- One pass over the entries and the legs (each leg as its two sides), person
+                -- by person: the entries' count, sum and non-zero ones, the legs' count, and
+                -- the people whose legs do not net to their entry.
+                SELECT COALESCE(SUM(per.entries), 0), COALESCE(SUM(per.total), 0),
+                       COALESCE(SUM(per.moving), 0), COALESCE(SUM(per.legs), 0),
+                       COUNT(*) FILTER (WHERE per.net <> 0)
+                    INTO counted, total, moving, legs, unmatched
+                    FROM (
+                        SELECT COUNT(*) FILTER (WHERE side = 'e') AS entries,
+                               SUM(minor) FILTER (WHERE side = 'e') AS total,
+                               COUNT(*) FILTER (WHERE side = 'e' AND minor <> 0) AS moving,
+                               COUNT(*) FILTER (WHERE side = 'c') AS legs,
+                               SUM(minor) AS net
+                        FROM (
+                            SELECT 'e' AS side, player_id AS who, amount_minor AS minor
+                                FROM ledger_entry WHERE transaction_id = NEW.id
+                            UNION ALL
+                            SELECT sides.side, sides.who, sides.minor
+                                FROM ledger_leg l, LATERAL (VALUES
+                                    ('c', l.creditor_id, -l.amount_minor),
+                                    ('d', l.debtor_id, l.amount_minor)) sides(side, who, minor)
+                                WHERE l.transaction_id = NEW.id
+                        ) moves
+                        GROUP BY who
+                    ) per;
+                IF counted <> NEW.n_entries OR total <> 0 THEN
                     RAISE EXCEPTION
                         'ledger transaction % must have its % entries, summing to zero'
                         ' (it has %, summing to %)',
                         NEW.id, NEW.n_entries, counted, total USING ERRCODE = '{REFUSED}';
+                END IF;
+                IF moving = 0 THEN
+                    RAISE EXCEPTION 'ledger transaction % moves nothing: its entries are all zero',
+                        NEW.id USING ERRCODE = '{REFUSED}';
+                END IF;
+                IF NEW.n_legs IS NULL OR legs <> NEW.n_legs OR unmatched <> 0 THEN
+                    RAISE EXCEPTION
+                        'ledger transaction % must have its % legs, netting to its entries'
+                        ' (it has %; % people do not net)',
+                        NEW.id, NEW.n_legs, legs, unmatched USING ERRCODE = '{REFUSED}';
                 END IF;
                 RETURN NULL;
             """,
@@ -179,15 +260,82 @@ def postgres_transaction_triggers() -> list[Trigger]:
     ]
 
 
+def postgres_leg_triggers() -> list[Trigger]:
+    return [
+        _append_only("ledger_leg_append_only", "ledger legs", _ERASING_LEG),
+        Trigger(
+            # Once per statement, as for the entries: no leg beyond the announced ones, nor
+            # for a transaction this database transaction cannot see. (A transaction posted
+            # before legs, n_legs NULL, takes legs until they are counted: see above.)
+            name="ledger_leg_not_beyond",
+            operation=pgtrigger.Insert,
+            when=pgtrigger.After,
+            level=pgtrigger.Statement,
+            referencing=pgtrigger.Referencing(new="inserted"),
+            declare=[("refused", "bigint")],
+            func=f"""
+                SELECT touched.transaction_id INTO refused
+                    FROM (SELECT transaction_id, COUNT(*) AS brought FROM inserted
+                          GROUP BY transaction_id) touched
+                    LEFT JOIN ledger_transaction t ON t.id = touched.transaction_id
+                    WHERE t.id IS NULL
+                       OR (SELECT COUNT(*) FROM ledger_leg l
+                           WHERE l.transaction_id = t.id) > t.n_legs
+                    LIMIT 1;
+                IF FOUND THEN
+                    RAISE EXCEPTION
+                        'ledger transaction % must have all its legs, netting to its entries:'
+                        ' no leg beyond them, nor for a transaction not yet committed',
+                        refused USING ERRCODE = '{REFUSED}';
+                END IF;
+                RETURN NULL;
+            """,
+        ),
+    ]
+
+
+def postgres_erasure_triggers() -> list[Trigger]:
+    return [
+        Trigger(
+            # Closing an open erasure (its end and counts), once; a deleted user's ``by``
+            # set to NULL. Nothing else.
+            name="ledger_erasure_kept",
+            operation=pgtrigger.Update | pgtrigger.Delete,
+            when=pgtrigger.Before,
+            func=f"""
+                IF TG_OP = 'UPDATE' AND OLD.finished_at IS NULL AND NEW.finished_at IS NOT NULL
+                   AND (to_jsonb(NEW) - 'finished_at' - 'transactions' - 'payments')
+                       = (to_jsonb(OLD) - 'finished_at' - 'transactions' - 'payments') THEN
+                    RETURN NEW;
+                END IF;
+                IF TG_OP = 'UPDATE' AND NEW.by_id IS NULL
+                   AND (to_jsonb(NEW) - 'by_id') = (to_jsonb(OLD) - 'by_id') THEN
+                    RETURN NEW;
+                END IF;
+                RAISE EXCEPTION 'ledger erasures are kept as written: % refused', TG_OP
+                    USING ERRCODE = '{REFUSED}';
+            """,
+        ),
+    ]
+
+
+def postgres_check_run_triggers() -> list[Trigger]:
+    return [_append_only("ledger_checkrun_append_only", "ledger check runs", "FALSE")]
+
+
 POSTGRES_TRIGGERS = {
     "ledger_entry": ["ledger_entry_append_only", "ledger_entry_not_beyond"],
+    "ledger_leg": ["ledger_leg_append_only", "ledger_leg_not_beyond"],
     "ledger_transaction": ["ledger_transaction_append_only", "ledger_transaction_balanced"],
+    "ledger_erasure": ["ledger_erasure_kept"],
+    "ledger_checkrun": ["ledger_checkrun_append_only"],
 }
 
 
 # --- SQLite --------------------------------------------------------------------------------
 
-# The columns of ledger_transaction that may never change (all but created_by_id).
+# The columns of ledger_transaction that may never change (but created_by_id, and n_legs
+# once for a transaction posted before legs).
 _TRANSACTION_COLUMNS = [
     "id",
     "club_id",
@@ -199,14 +347,34 @@ _TRANSACTION_COLUMNS = [
     "memo",
     "reverses_id",
     "n_entries",
+    "n_legs",
     "at",
     "created_at",
 ]
 _UNCHANGED = " AND ".join(f"NEW.{c} IS OLD.{c}" for c in _TRANSACTION_COLUMNS)
+_LEGS_GIVEN = " AND ".join(
+    [
+        "OLD.n_legs IS NULL AND NEW.n_legs IS NOT NULL AND NEW.created_by_id IS OLD.created_by_id",
+        *(f"NEW.{c} IS OLD.{c}" for c in _TRANSACTION_COLUMNS if c != "n_legs"),
+        "(SELECT COUNT(*) FROM ledger_leg WHERE transaction_id = NEW.id) = NEW.n_legs",
+        f"NOT EXISTS ({_unmatched('NEW.id')})",
+    ]
+)
 
 _COUNT = "(SELECT COUNT(*) FROM ledger_entry WHERE transaction_id = NEW.transaction_id)"
 _ANNOUNCED = "(SELECT n_entries FROM ledger_transaction WHERE id = NEW.transaction_id)"
 _SUM = "(SELECT SUM(amount_minor) FROM ledger_entry WHERE transaction_id = NEW.transaction_id)"
+_MOVING = """EXISTS (SELECT 1 FROM ledger_entry
+    WHERE transaction_id = NEW.transaction_id AND amount_minor <> 0)"""
+_LEGS = "(SELECT COUNT(*) FROM ledger_leg WHERE transaction_id = NEW.transaction_id)"
+_LEGS_ANNOUNCED = "(SELECT n_legs FROM ledger_transaction WHERE id = NEW.transaction_id)"
+_ERASURE_CLOSED_ONCE = """(OLD.finished_at IS NULL AND NEW.finished_at IS NOT NULL
+    AND NEW.id IS OLD.id AND NEW.club_id IS OLD.club_id AND NEW.club_name IS OLD.club_name
+    AND NEW.by_id IS OLD.by_id AND NEW.started_at IS OLD.started_at)"""
+_ERASURE_BY_GONE = """(NEW.by_id IS NULL AND NEW.id IS OLD.id AND NEW.club_id IS OLD.club_id
+    AND NEW.club_name IS OLD.club_name AND NEW.started_at IS OLD.started_at
+    AND NEW.finished_at IS OLD.finished_at AND NEW.transactions IS OLD.transactions
+    AND NEW.payments IS OLD.payments)"""
 
 SQLITE_TRIGGERS = {
     "ledger_entry_no_update": """
@@ -220,15 +388,48 @@ SQLITE_TRIGGERS = {
         CREATE TRIGGER ledger_entry_balanced AFTER INSERT ON ledger_entry
         WHEN {_COUNT} >= {_ANNOUNCED}
         BEGIN SELECT RAISE(ABORT, 'a ledger transaction must have all its entries, summing to zero')
-              WHERE {_COUNT} > {_ANNOUNCED} OR {_SUM} <> 0; END""",
+              WHERE {_COUNT} > {_ANNOUNCED} OR {_SUM} <> 0;
+              SELECT RAISE(ABORT, 'a ledger transaction moves nothing: its entries are all zero')
+              WHERE NOT {_MOVING}; END""",
+    "ledger_leg_no_update": """
+        CREATE TRIGGER ledger_leg_no_update BEFORE UPDATE ON ledger_leg
+        BEGIN SELECT RAISE(ABORT, 'ledger legs are append-only: UPDATE refused'); END""",
+    "ledger_leg_no_delete": f"""
+        CREATE TRIGGER ledger_leg_no_delete BEFORE DELETE ON ledger_leg
+        WHEN NOT {_ERASING_LEG}
+        BEGIN SELECT RAISE(ABORT, 'ledger legs are append-only: DELETE refused'); END""",
+    # Entries come first: once the last announced leg is in, the legs net to the entries.
+    "ledger_leg_balanced": f"""
+        CREATE TRIGGER ledger_leg_balanced AFTER INSERT ON ledger_leg
+        WHEN {_LEGS_ANNOUNCED} IS NOT NULL AND {_LEGS} >= {_LEGS_ANNOUNCED}
+        BEGIN SELECT RAISE(ABORT, 'a ledger transaction must have its legs, netting to its entries')
+              WHERE {_LEGS} > {_LEGS_ANNOUNCED}
+                 OR EXISTS ({_unmatched("NEW.transaction_id")}); END""",
+    "ledger_transaction_announces_legs": """
+        CREATE TRIGGER ledger_transaction_announces_legs BEFORE INSERT ON ledger_transaction
+        WHEN NEW.n_legs IS NULL
+        BEGIN SELECT RAISE(ABORT, 'a ledger transaction must announce its legs'); END""",
     "ledger_transaction_no_update": f"""
         CREATE TRIGGER ledger_transaction_no_update BEFORE UPDATE ON ledger_transaction
-        WHEN NOT (NEW.created_by_id IS NULL AND {_UNCHANGED})
+        WHEN NOT (NEW.created_by_id IS NULL AND {_UNCHANGED}) AND NOT ({_LEGS_GIVEN})
         BEGIN SELECT RAISE(ABORT, 'ledger transactions are append-only: UPDATE refused'); END""",
     "ledger_transaction_no_delete": f"""
         CREATE TRIGGER ledger_transaction_no_delete BEFORE DELETE ON ledger_transaction
         WHEN NOT {_ERASING_TRANSACTION}
         BEGIN SELECT RAISE(ABORT, 'ledger transactions are append-only: DELETE refused'); END""",
+    "ledger_erasure_no_update": f"""
+        CREATE TRIGGER ledger_erasure_no_update BEFORE UPDATE ON ledger_erasure
+        WHEN NOT {_ERASURE_CLOSED_ONCE} AND NOT {_ERASURE_BY_GONE}
+        BEGIN SELECT RAISE(ABORT, 'ledger erasures are kept as written: UPDATE refused'); END""",
+    "ledger_erasure_no_delete": """
+        CREATE TRIGGER ledger_erasure_no_delete BEFORE DELETE ON ledger_erasure
+        BEGIN SELECT RAISE(ABORT, 'ledger erasures are kept as written: DELETE refused'); END""",
+    "ledger_checkrun_no_update": """
+        CREATE TRIGGER ledger_checkrun_no_update BEFORE UPDATE ON ledger_checkrun
+        BEGIN SELECT RAISE(ABORT, 'ledger check runs are append-only: UPDATE refused'); END""",
+    "ledger_checkrun_no_delete": """
+        CREATE TRIGGER ledger_checkrun_no_delete BEFORE DELETE ON ledger_checkrun
+        BEGIN SELECT RAISE(ABORT, 'ledger check runs are append-only: DELETE refused'); END""",
 }
 
 
@@ -258,8 +459,8 @@ def missing(connection) -> list[str]:
         if connection.vendor == "postgresql":
             cursor.execute(
                 "SELECT c.relname, t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid"
-                " WHERE c.relname IN ('ledger_entry', 'ledger_transaction')"
-                " AND t.tgenabled <> 'D'"
+                " WHERE c.relname = ANY(%s) AND t.tgenabled <> 'D'",
+                [list(POSTGRES_TRIGGERS)],
             )
             present = {(table, name) for table, name in cursor.fetchall()}
             return sorted(

@@ -24,6 +24,7 @@ from ledger.templatetags.ledger import amount as format_amount
 from ledger.templatetags.ledger import unit_label
 
 STATEMENT_LINES = 200  # on the page; the CSV has every line
+DEBT_PARTS = 30  # the latest of a pair's postings on the page; the API has every one
 
 
 def _unit(request, club) -> str:
@@ -82,7 +83,15 @@ def club_ledger(request, access):
             "session": session,
             "whole_club_url": _ledger_url(club, unit),
             "balances": services.balances(club=club, unit=unit, scope=scope),
-            "debts": services.net_debts(club=club, unit=unit, scope=scope),
+            "debts": [
+                {
+                    "debt": debt,
+                    "parts": debt.parts[-DEBT_PARTS:],
+                    "earlier": max(0, len(debt.parts) - DEBT_PARTS),
+                    "may_record": services.may_record_payment(access, debt.debtor, request.user),
+                }
+                for debt in services.net_debts(club=club, unit=unit, scope=scope)
+            ],
             "plan": [
                 {
                     "debt": debt,

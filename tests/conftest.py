@@ -29,6 +29,35 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _sqlite_flush_past_the_ledgers_triggers():
+    """After a transactional test the runner flushes the database: on PostgreSQL with
+    TRUNCATE, which the ledger's triggers let pass; on SQLite, which has no TRUNCATE, with
+    DELETE, which they refuse (erasures and check runs are kept for good). There the flush
+    drops the ledger's triggers first and puts them back after, in its one transaction."""
+    from django.db import connections
+
+    from ledger.triggers import SQLITE_TRIGGERS
+
+    sqlite = {type(c.ops) for c in connections.all() if c.vendor == "sqlite"}
+    if not sqlite:
+        yield
+        return
+    (DatabaseOperations,) = sqlite
+    original = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, **options):
+        sql = original(self, style, tables, **options)
+        if not any(table.startswith("ledger_") for table in tables):
+            return sql
+        drop = [f"DROP TRIGGER IF EXISTS {name};" for name in SQLITE_TRIGGERS]
+        return drop + sql + [f"{create.strip()};" for create in SQLITE_TRIGGERS.values()]
+
+    DatabaseOperations.sql_flush = sql_flush
+    yield
+    DatabaseOperations.sql_flush = original
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _a_cache_of_its_own(worker_id):
     """Tests clear the cache around each test (below): on Redis, a clear empties the whole
     database, so in a parallel run (pytest-xdist) each test process takes a Redis database

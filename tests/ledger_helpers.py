@@ -7,6 +7,8 @@ from django.db import connection
 
 from ledger.triggers import SQLITE_TRIGGERS, install_sqlite
 
+TABLES = ["ledger_entry", "ledger_leg", "ledger_transaction", "ledger_erasure", "ledger_checkrun"]
+
 
 def players_of(people) -> dict[str, object]:
     club = people["club"]
@@ -30,8 +32,8 @@ def triggers_off():
             # Pending deferred checks first: PostgreSQL alters no table with events queued.
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             cursor.execute("SET CONSTRAINTS ALL DEFERRED")
-            cursor.execute("ALTER TABLE ledger_entry DISABLE TRIGGER USER")
-            cursor.execute("ALTER TABLE ledger_transaction DISABLE TRIGGER USER")
+            for table in TABLES:
+                cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
     try:
         yield
     finally:
@@ -49,8 +51,8 @@ def triggers_off():
             else:
                 cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the foreign keys' checks
                 cursor.execute("SET CONSTRAINTS ALL DEFERRED")
-                cursor.execute("ALTER TABLE ledger_entry ENABLE TRIGGER USER")
-                cursor.execute("ALTER TABLE ledger_transaction ENABLE TRIGGER USER")
+                for table in TABLES:
+                    cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
 
 
 def immediate_constraints() -> None:

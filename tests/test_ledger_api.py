@@ -83,7 +83,25 @@ def test_the_settle_up_plan_and_the_debts_follow_the_contract(ledger, p, member)
     session = ok(member.get("/api/v1/ledger/settle-up/?club=circolo-alfa&unit=EUR&session=4"))
     assert session == {"payments": [{"from": p["mia"].pk, "to": p["ada"].pk, "amount": "7.50"}]}
     debts = ok(member.get("/api/v1/ledger/debts/?club=circolo-alfa&unit=points"))
-    assert debts == {"debts": [{"from": p["sam"].pk, "to": p["pino"].pk, "amount": 40}]}
+    assert debts == {
+        "debts": [
+            {
+                "from": p["sam"].pk,
+                "to": p["pino"].pk,
+                "amount": 40,
+                "paid": 0,
+                "hands": [
+                    {
+                        "source": "h3",
+                        "kind": "posting",
+                        "description": "h3",
+                        "url": None,
+                        "amount": 40,
+                    }
+                ],
+            }
+        ]
+    }
 
 
 @pytest.mark.parametrize(

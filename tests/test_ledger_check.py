@@ -8,9 +8,12 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import IntegrityError
+from django.db.transaction import atomic
+from django.utils import timezone
 
 from ledger import check, services
-from ledger.models import CheckRun, Entry, Erasure, Transaction
+from ledger.models import CheckRun, Entry, Erasure, Leg, Transaction
 from ledger.tasks import check_ledger
 from tests.ledger_helpers import players_of, triggers_off
 
@@ -43,7 +46,7 @@ def run() -> tuple[str, str]:
 
 def test_a_consistent_ledger_passes_and_the_health_page_says_so(ledger, client):
     out, _ = run()
-    assert "consistent (4 transactions, 1 payments, 8 entries" in out
+    assert "consistent (4 transactions, 4 legs, 1 payments, 8 entries" in out
     assert CheckRun.objects.get().ok
     shown = client.get("/health/").json()["checks"]["ledger"]
     assert shown["status"] == "ok" and shown["detail"].startswith("consistent at")
@@ -101,7 +104,57 @@ def test_the_periodic_task_records_its_result_and_is_safe_twice(ledger):
     assert settings.CELERY_BEAT_SCHEDULE["ledger-check"]["task"] == check_ledger.name
 
 
-def test_only_the_latest_runs_are_kept(db):
-    for _ in range(check.KEEP_RUNS + 5):
-        check.record(check.Result())
-    assert CheckRun.objects.count() == check.KEEP_RUNS
+def test_transactions_without_legs_or_with_legs_that_do_not_net_are_found(people, ledger):
+    p = players_of(people)
+    with triggers_off():
+        Leg.objects.filter(transaction__key="h2").update(amount_minor=2)
+        Leg.objects.filter(transaction=ledger).delete()
+        old = Transaction.objects.create(club=people["club"], unit="points", key="old", n_entries=2)
+        Entry.objects.bulk_create(
+            [
+                Entry(transaction=old, player=p["ada"], amount_minor=4),
+                Entry(transaction=old, player=p["mia"], amount_minor=-4),
+            ]
+        )
+        idle = Transaction.objects.create(
+            club=people["club"], unit="points", key="idle", n_entries=2, n_legs=1
+        )
+        Entry.objects.bulk_create(
+            [
+                Entry(transaction=idle, player=p["ada"], amount_minor=0),
+                Entry(transaction=idle, player=p["mia"], amount_minor=0),
+            ]
+        )
+    problems = check.run().problems
+    assert (
+        f"transaction h2: the legs of player {p['pino'].pk} do not net to the entry (off by -1)"
+        in problems
+    )
+    assert "transaction h1: 0 of 1 legs" in problems
+    assert "transaction old has no legs (posted before legs: run manage.py ledger_legs)" in problems
+    assert "transaction idle moves nothing: its entries are all zero" in problems
+    assert any("does not exactly reverse h1" in problem for problem in problems)
+
+
+def test_check_runs_and_erasures_are_kept_as_written(ledger, make_user):
+    run_ = check.record(check.run())
+    erasure = Erasure.objects.create(club_id=0, club_name="Circolo Fantasma")
+    refused = [
+        lambda: CheckRun.objects.filter(pk=run_.pk).update(ok=False),
+        lambda: CheckRun.objects.filter(pk=run_.pk).delete(),
+        lambda: Erasure.objects.filter(pk=erasure.pk).update(club_name="Altro"),
+        lambda: Erasure.objects.filter(pk=erasure.pk).delete(),
+    ]
+    for attempt in refused:
+        with pytest.raises(IntegrityError, match="append-only|kept as written"), atomic():
+            attempt()
+    Erasure.objects.filter(pk=erasure.pk).update(finished_at=timezone.now(), transactions=3)
+    for changes in ({"finished_at": None}, {"finished_at": timezone.now(), "payments": 9}):
+        with pytest.raises(IntegrityError, match="kept as written"), atomic():
+            Erasure.objects.filter(pk=erasure.pk).update(**changes)
+    clerk = make_user("clerk")
+    by_clerk = Erasure.objects.create(club_id=0, club_name="Circolo Beta", by=clerk)
+    clerk.delete()  # a deleted user's erasures stay, anonymous
+    by_clerk.refresh_from_db()
+    assert by_clerk.by is None and by_clerk.club_name == "Circolo Beta"
+    assert CheckRun.objects.get(pk=run_.pk).ok

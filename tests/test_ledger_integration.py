@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from circolo import bulk
 from ledger import services
-from ledger.models import Entry, Payment, Transaction
+from ledger.models import CheckRun, Entry, Erasure, Leg, Payment, Transaction
 from tests.ledger_helpers import players_of
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -170,10 +170,13 @@ def test_postgresql_refuses_entries_for_a_transaction_another_has_not_committed(
         try:
             with transaction.atomic():
                 tx = Transaction.objects.create(
-                    club=people["club"], unit="EUR", key="open", n_entries=2
+                    club=people["club"], unit="EUR", key="open", n_entries=2, n_legs=1
                 )
                 Entry.objects.create(transaction=tx, player=p["ada"], amount_minor=-5)
                 Entry.objects.create(transaction=tx, player=p["mia"], amount_minor=5)
+                Leg.objects.create(
+                    transaction=tx, debtor=p["ada"], creditor=p["mia"], amount_minor=5
+                )
                 outcomes["id"] = tx.pk
                 created.set()
                 refused.wait(30)
@@ -188,6 +191,14 @@ def test_postgresql_refuses_entries_for_a_transaction_another_has_not_committed(
         with pytest.raises(IntegrityError, match="not yet committed"):
             with transaction.atomic():
                 Entry.objects.create(transaction_id=outcomes["id"], player=p["sam"], amount_minor=0)
+        with pytest.raises(IntegrityError, match="not yet committed"):
+            with transaction.atomic():
+                Leg.objects.create(
+                    transaction_id=outcomes["id"],
+                    debtor=p["sam"],
+                    creditor=p["ada"],
+                    amount_minor=1,
+                )
     finally:
         refused.set()
         other.join(30)
@@ -207,6 +218,7 @@ def test_postgresql_checks_each_transaction_of_a_bulk_posting_at_commit(people):
             "",
             "",
             2,
+            1,
             timezone.now(),
             None,
             timezone.now(),
@@ -222,6 +234,11 @@ def test_postgresql_checks_each_transaction_of_a_bulk_posting_at_commit(people):
                 [(ids[0], p["ada"].pk, -1), (ids[0], p["mia"].pk, 1)]  # whole
                 + [(ids[1], p["ada"].pk, -1), (ids[1], p["mia"].pk, 2)]  # not zero
                 + [(ids[2], p["ada"].pk, -1)],  # short of an entry
+            )
+            bulk.insert(
+                Leg,
+                ("transaction", "debtor", "creditor", "amount_minor"),
+                [(tx_id, p["ada"].pk, p["mia"].pk, 1) for tx_id in ids],
             )
     assert not Transaction.objects.exists()
 
@@ -250,3 +267,82 @@ def test_erasing_a_clubs_ledger_commits_and_the_club_can_go(people):
     services.erase_club_ledger(club=people["club"], by=people["admin"])
     people["club"].delete()
     assert not Transaction.objects.exists()
+
+
+def raw(people, key, entries, legs, n_legs="count"):
+    """A transaction written row by row, as only a bug or a hand at the console would."""
+    p = players_of(people)
+    tx = Transaction.objects.create(
+        club=people["club"],
+        unit="EUR",
+        key=key,
+        n_entries=len(entries),
+        n_legs=len(legs) if n_legs == "count" else n_legs,
+    )
+    Entry.objects.bulk_create(
+        Entry(transaction=tx, player=p[n], amount_minor=m) for n, m in entries
+    )
+    Leg.objects.bulk_create(
+        Leg(transaction=tx, debtor=p[d], creditor=p[c], amount_minor=m) for d, c, m in legs
+    )
+    return tx
+
+
+@pytest.mark.parametrize(
+    "entries, legs, n_legs, message",
+    [
+        ([("ada", 5), ("mia", -5)], [], None, "must have its <NULL> legs"),
+        ([("ada", 5), ("mia", -5)], [("mia", "ada", 5)], 2, "must have its 2 legs"),
+        ([("ada", 5), ("mia", -5)], [("sam", "ada", 5)], "count", "2 people do not net"),
+        (
+            [("ada", 0), ("mia", 0)],
+            [("sam", "ada", 5), ("ada", "mia", 5), ("mia", "sam", 5)],  # a circle
+            "count",
+            "moves nothing",
+        ),
+    ],
+)
+def test_postgresql_refuses_to_commit_a_transaction_without_its_legs(
+    people, entries, legs, n_legs, message
+):
+    with pytest.raises(IntegrityError, match=message):
+        with transaction.atomic():  # the deferred trigger runs at this commit
+            raw(people, "x", entries, legs, n_legs)
+    assert not Transaction.objects.exists()
+
+
+def test_postgresql_refuses_a_leg_added_to_a_committed_transaction(people):
+    p = players_of(people)
+    posted = services.post_transaction(
+        club=people["club"], unit="EUR", key="h", legs=[(p["ada"], p["mia"], 1)]
+    )
+    with pytest.raises(IntegrityError, match="no leg beyond them"):
+        with transaction.atomic():
+            Leg.objects.create(
+                transaction=posted, debtor=p["sam"], creditor=p["pino"], amount_minor=1
+            )
+    assert posted.legs.count() == 1
+
+
+def test_postgresql_refuses_amounts_beyond_the_services_bound(people):
+    with pytest.raises(IntegrityError, match="ledger_entry_amount_bounded"):
+        with transaction.atomic():
+            raw(people, "x", [("ada", 10**12 + 1), ("mia", -(10**12) - 1)], [("mia", "ada", 1)])
+    with pytest.raises(IntegrityError, match="ledger_leg_amount_positive_bounded"):
+        with transaction.atomic():
+            raw(people, "x", [("ada", 5), ("mia", -5)], [("mia", "ada", 10**12 + 1)])
+
+
+def test_postgresql_keeps_erasures_and_check_runs_as_written(people):
+    CheckRun.objects.create(ok=True)
+    Erasure.objects.create(club_id=0, club_name="Circolo Fantasma")
+    for sql in [
+        "UPDATE ledger_checkrun SET ok = false",
+        "DELETE FROM ledger_checkrun",
+        "UPDATE ledger_erasure SET club_name = 'Altro'",
+        "DELETE FROM ledger_erasure",
+    ]:
+        with pytest.raises(IntegrityError, match="append-only|kept as written"):
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(sql)
+    assert CheckRun.objects.get().ok and Erasure.objects.get().club_name == "Circolo Fantasma"

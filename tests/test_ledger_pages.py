@@ -3,6 +3,7 @@ CSV; recording and confirming a payment through the forms; bad input never a 500
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -90,6 +91,37 @@ def test_the_plans_paid_button_records_that_payment(client, people, ledger, p):
         {"payer": p["mia"].pk, "payee": p["ada"].pk, "amount": "12.50", "unit": "EUR"},
     )
     assert Payment.objects.get().amount_minor == 1250
+
+
+def test_each_pairs_debt_opens_to_what_it_comes_from_and_is_paid_pair_by_pair(client, people, p):
+    club = people["club"]
+    for key, legs in [("b1", [(p["mia"], p["ada"], 30), (p["sam"], p["pino"], 10)])] + [
+        ("b2", [(p["mia"], p["ada"], 20)])
+    ]:
+        services.post_transaction(club=club, unit="points", key=key, source=f"bet:{key}", legs=legs)
+    payment = services.record_payment(
+        club=club, payer=p["mia"], payee=p["ada"], amount=15, unit="points", by=people["member"]
+    )
+    services.confirm_payment(payment=payment, by=people["admin"])
+    login(client, people["member"])
+    response = client.get("/clubs/circolo-alfa/ledger/?unit=points")
+    html = response.content.decode()
+    assert "<strong>mia</strong> owes <strong>ada</strong>" in html
+    assert "Where it comes from (2 entries)" in html
+    for text, amount in [("bet:b1", "+30"), ("bet:b2", "+20"), ("Already settled", "−15")]:
+        shown = re.escape(text) + rf".{{0,120}}<span class=\"num\">{re.escape(amount)}</span>"
+        assert re.search(shown, html, re.S)
+    rows = {
+        (r["debt"].debtor.display_name, r["debt"].minor): r["may_record"]
+        for r in response.context["debts"]
+    }
+    assert rows == {("mia", 35): True, ("sam", 10): False}  # a member pays only their own
+    assert f'name="payer" value="{p["mia"].pk}"' in html and 'name="amount" value="35"' in html
+    login(client, people["member"], "it")
+    italian = client.get("/clubs/circolo-alfa/ledger/?unit=points").content.decode()
+    assert "<strong>mia</strong> deve a <strong>ada</strong>" in italian
+    statement = client.get(f"/clubs/circolo-alfa/ledger/players/{p['mia'].pk}/?unit=points")
+    assert re.search(r"ada <span class=\"debit\">−30</span>", statement.content.decode())
 
 
 def test_a_statement_shows_each_entry_and_downloads_as_csv(client, people, ledger, p):

@@ -7,8 +7,10 @@ sheet's total."""
 import json
 from collections import defaultdict
 from decimal import Decimal
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum
 from hypothesis import settings
@@ -20,16 +22,19 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
+from rest_framework.test import APIClient
 
 from ledger import check
 from ledger import services as ledger
-from ledger.models import Entry, Transaction
+from ledger.models import Entry, Leg, Transaction
 from matches.results import steps
 from matches.results.adapters import adapter_for
 from matches.singapore import posting, services
 from matches.singapore.importer import import_hands
 from matches.singapore.sheet import build_sheet
 from rules.bots import singapore as bot
+from rules.check import check_record
+from tests.ledger_helpers import triggers_off
 from tests.singapore_helpers import HEAVY, QUINTUPLE, make_table, open_table, play
 
 pytestmark = pytest.mark.django_db
@@ -61,6 +66,68 @@ def test_the_texts_worked_example_in_the_ledger(world):
         f"session:{session.pk}",
         "points",
     )
+
+
+def test_the_worked_example_with_a_side_bet_owes_exactly_the_three_real_debts(make_user):
+    world = make_table(make_user, ("Anna", "Bruno", "Carla", "Dario", "Elena"))
+    p = world["players"]
+    session = open_table(world, list(p), first=("Anna", "Bruno"))
+    # Anna deals 5 quotas, Bruno covers 2 and Carla 1; Dario backs the winner against Elena.
+    hand = play(
+        world,
+        session,
+        "Anna",
+        "Bruno",
+        quotas=5,
+        covers={"Bruno": 2, "Carla": 1},
+        side_bets=[("Dario", "Elena", 2)],
+    ).hand
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(world["users"]["Carla"])
+    query = f"club={world['club'].slug}&unit=points&session={session.pk}"
+    debts = client.get(f"/api/v1/ledger/debts/?{query}").json()["debts"]
+    shown = {(d["from"], d["to"], d["amount"], d["paid"]) for d in debts}
+    assert shown == {
+        (p["Bruno"].pk, p["Anna"].pk, 140, 0),
+        (p["Carla"].pk, p["Anna"].pk, 70, 0),
+        (p["Elena"].pk, p["Dario"].pk, 140, 0),
+    }
+    for debt in debts:
+        (part,) = debt["hands"]
+        assert (part["source"], part["amount"]) == (f"hand:{hand.pk}", debt["amount"])
+        assert part["description"] == "Tavolo 1, hand 1" and part["url"].endswith(f"/{hand.pk}/")
+    # Whoever owes whom, the balances are what they were.
+    assert balances(world, session) == {
+        "Anna": 210,
+        "Dario": 140,
+        "Bruno": -140,
+        "Carla": -70,
+        "Elena": -140,
+    }
+
+
+def test_older_hands_get_their_legs_from_their_records(world):
+    session = open_table(world, "Anna Bruno Carla Dario".split(), first=("Anna", "Bruno"))
+    first = play(
+        world, session, "Anna", "Bruno", quotas=3, covers={"Bruno": 1, "Carla": 1, "Dario": 1}
+    )
+    play(world, session, "Anna", "Carla", winner="Carla", quotas=2, covers={"Carla": 1, "Bruno": 1})
+    body = dict(first.outcome.payload, side_bets=[])
+    steps.correct_outcome(subject=first.hand, by=world["scorer"], payload=body, reason="Dario")
+    legs = set(Leg.objects.values_list("transaction__key", "debtor", "creditor", "amount_minor"))
+    with triggers_off():  # the ledger as it was before legs: entries alone
+        Leg.objects.all().delete()
+        Transaction.objects.update(n_legs=None)
+    out = StringIO()
+    call_command("ledger_legs", stdout=out)
+    assert (
+        "4 of 4 transactions without legs were given theirs: 3 from the records" in out.getvalue()
+    )
+    assert (
+        set(Leg.objects.values_list("transaction__key", "debtor", "creditor", "amount_minor"))
+        == legs
+    )
+    assert check.run().ok
 
 
 def test_a_void_posts_a_reversal_and_a_correction_a_reversal_and_the_new_posting(world):
@@ -170,6 +237,21 @@ def test_imported_hands_are_posted_once_in_batches(make_user):
         if b.amount
     }
     assert shown == totals
+    # Who owes whom is each line's transfers, netted pair by pair.
+    ids = {p.display_name: p.pk for p in world["club"].players.all()}
+    owed = defaultdict(int)
+    for line in lines:
+        for t in check_record(json.loads(line))[1].get("transfers", []):
+            low, high = sorted((ids[t["from"]], ids[t["to"]]))
+            owed[(low, high)] += t["points"] if ids[t["from"]] == low else -t["points"]
+    debts = ledger.net_debts(club=world["club"], unit="EUR", scope=f"session:{session_id}")
+    assert {
+        (min(d.debtor.pk, d.creditor.pk), max(d.debtor.pk, d.creditor.pk)): (
+            1 if d.debtor.pk < d.creditor.pk else -1
+        )
+        * d.minor
+        for d in debts
+    } == {pair: points * 10 for pair, points in owed.items() if points}
     posted = Transaction.objects.count()
     assert posted == sum(
         1

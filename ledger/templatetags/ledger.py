@@ -25,5 +25,10 @@ def signed(minor: int, unit: str) -> str:
 
 
 @register.filter
+def negated(minor: int) -> int:
+    return -minor
+
+
+@register.filter
 def unit_label(unit: str) -> str:
     return _("points") if unit == POINTS else unit

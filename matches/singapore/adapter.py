@@ -13,8 +13,10 @@ from django.utils.translation import gettext_lazy
 
 from circolo.errors import Conflict
 from ledger.sources import register as describe_sources
+from ledger.sources import register_legs
 from matches.results.adapters import GameAdapter, register
 from matches.singapore import posting, tasks
+from matches.singapore.ledger_legs import legs_of_postings
 from matches.singapore.ledger_sources import describe_hands
 from matches.singapore.models import Hand
 from matches.singapore.payload import check_hand_outcome
@@ -60,3 +62,4 @@ class SingaporeAdapter(GameAdapter):
 
 register(SingaporeAdapter())
 describe_sources("hand", describe_hands)  # the ledger's statements link to the hands
+register_legs("hand", legs_of_postings)  # older postings get their legs back from records

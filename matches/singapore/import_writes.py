@@ -295,6 +295,10 @@ class BatchWrites:
                         line.names[name].pk: points
                         for name, points in line.result.get("balances", {}).items()
                     },
+                    transfers=[
+                        (line.names[t["from"]].pk, line.names[t["to"]].pk, t["points"])
+                        for t in line.result.get("transfers", [])
+                    ],
                 )
                 for hand_id, (session, played_at), line in zip(hand_ids, placed, batch, strict=True)
             ],

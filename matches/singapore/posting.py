@@ -7,8 +7,10 @@ results of the hand that came into force (1 for the first, 2 for its correction.
 often and however concurrently it is asked. Postings are scoped to their table
 (``session:<id>``, the ledger API's ``session=<id>``) and name their hand as the source
 (``hand:<id>``). A points-only table posts points; a table with a point value posts money
-in its currency. People whose balance in the hand is zero (an opponent who covered
-nothing) get no entry; a hand where nothing changes hands (no quota covered) posts nothing.
+in its currency. Its legs are the hand's transfers, each a debt between two people (a
+cover between the coverer and the dealer, a side bet between the two backers:
+``matches/singapore/ledger_legs.py``); the ledger's entries, each person's net, follow.
+A hand where nothing changes hands (no quota covered) posts nothing.
 """
 
 from __future__ import annotations
@@ -23,11 +25,10 @@ from clubs.models import Player
 from ledger import services as ledger
 from ledger.models import Transaction
 from matches.results.adapters import CheckedOutcome
-from matches.results.models import Outcome, OutcomeStatus
+from matches.results.models import Outcome
 from matches.singapore.hands import balances_of
+from matches.singapore.ledger_legs import APPLIED, in_unit, legs_of
 from matches.singapore.models import Hand, TableSession
-
-APPLIED = [OutcomeStatus.CONFIRMED, OutcomeStatus.SUPERSEDED, OutcomeStatus.VOIDED]
 
 
 def version_of(hand: Hand, outcome: Outcome) -> int:
@@ -70,7 +71,7 @@ def post_hand(
     return ledger.post_transaction(
         club=session.club,
         unit=session.unit,
-        entries=entries,
+        legs=legs_of(hand, outcome, checked),
         key=key_of(hand, outcome),
         memo=_("%(table)s, hand %(n)s") % {"table": session.name, "n": hand.number},
         scope=ledger.scope_of_session(session.pk),
@@ -101,12 +102,14 @@ def reverse_hand(*, hand: Hand, outcome: Outcome, by) -> Transaction | None:
 
 @dataclass
 class ImportedHand:
-    """An imported hand to post: its id, its table, when, and everyone's points by id."""
+    """An imported hand to post: its id, its table, when, everyone's points by id and the
+    transfers by id (debtor, creditor, points)."""
 
     hand_id: int
     session: TableSession
     at: datetime
     points: dict[int, int]
+    transfers: list[tuple[int, int, int]]
 
 
 def post_imported(hands: list[ImportedHand], *, by) -> int:
@@ -117,7 +120,7 @@ def post_imported(hands: list[ImportedHand], *, by) -> int:
             ledger.Posting(
                 club=hand.session.club,
                 unit=hand.session.unit,
-                entries=_amounts(hand.session, hand.points),
+                legs=[(d, c, in_unit(hand.session, p)) for d, c, p in hand.transfers],
                 key=f"hand:{hand.hand_id}:v1",
                 memo=_("%(table)s, imported") % {"table": hand.session.name},
                 scope=ledger.scope_of_session(hand.session.pk),
