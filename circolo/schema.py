@@ -126,7 +126,7 @@ class TokenScheme(OpenApiAuthenticationExtension):
     name = "tokenAuth"
 
     def get_security_definition(self, auto_schema):
-        from knox.settings import knox_settings
+        from knox.settings import knox_settings  # here: it reads settings on import
 
         return build_bearer_security_scheme_object(
             header_name="Authorization", token_prefix=knox_settings.AUTH_HEADER_PREFIX

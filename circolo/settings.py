@@ -252,6 +252,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]  # in clubs
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
+
 # The client's address (the lockout and the rate limits count by it): the connection's, or
 # behind TRUSTED_PROXIES reverse proxies that each append to X-Forwarded-For, the Nth entry
 # from the right (django-ipware: the entries after it are the proxies', those before it

@@ -21,6 +21,7 @@ def housekeeping(log_age_days: int = 30, outbox_age_days: int = 7) -> dict[str, 
     Idempotent: running it twice deletes nothing more the second time.
     """
 
+    # Here, not at the top: tasks load while Django starts, before these modules' models.
     from circolo.outbox.relay import purge
     from clubs.tokens import purge_dead_tokens
 

@@ -1,6 +1,5 @@
 """Writes that touch the clubs' models: each one a keyword-only function in one transaction."""
 
-
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError

@@ -41,6 +41,7 @@ from circolo.strict import StrictModelSerializer, StrictQuerySerializer, query_d
 from clubs.access import access_club
 from clubs.api import ClubAccessMixin, ClubSlugField
 from clubs.models import CURRENCY_CODES, Player, Role
+from ledger import reads as ledger_reads
 from ledger import services
 from ledger.amounts import POINTS, from_minor
 from ledger.models import Payment
@@ -185,7 +186,7 @@ class BalanceViewSet(LedgerQueryMixin, viewsets.ViewSet):
                     "name": b.player.display_name,
                     "balance": amount_json(b.minor, unit),
                 }
-                for b in services.balances(club=club, unit=unit, scope=scope)
+                for b in ledger_reads.balances(club=club, unit=unit, scope=scope)
             ]
         )
 
@@ -204,7 +205,7 @@ class SettleUpViewSet(LedgerQueryMixin, viewsets.ViewSet):
         """The fewest payments that clear every balance: ``from`` pays ``to``."""
         club, unit, scope = self.ledger_query(request)
         return Response(
-            {"payments": _transfers(services.settle_up_plan(club=club, unit=unit, scope=scope))}
+            {"payments": _transfers(ledger_reads.settle_up_plan(club=club, unit=unit, scope=scope))}
         )
 
 
@@ -252,7 +253,7 @@ class DebtViewSet(LedgerQueryMixin, viewsets.ViewSet):
         """Who owes whom, pair by pair: the debts the postings made between the two (each
         cover, each side bet), netted, less the payments; with the hands behind each."""
         club, unit, scope = self.ledger_query(request)
-        debts = services.net_debts(club=club, unit=unit, scope=scope)
+        debts = ledger_reads.net_debts(club=club, unit=unit, scope=scope)
         return Response(
             {
                 "debts": [
@@ -326,7 +327,7 @@ class StatementViewSet(viewsets.ViewSet):
         query.is_valid(raise_exception=True)
         data = query.validated_data
         scope = services.scope_of_session(data["session"]) if "session" in data else None
-        found = services.statement(player=player, unit=data["unit"], scope=scope)
+        found = ledger_reads.statement(player=player, unit=data["unit"], scope=scope)
         return Response(
             {
                 "player": player.pk,

@@ -17,6 +17,7 @@ from django.db import transaction
 
 from clubs.demo import DEMO_SLUG, PRIVATE_SLUG
 from clubs.models import Club, Role
+from ledger import reads as ledger_reads
 from ledger import services
 from ledger.models import Payment, Transaction
 
@@ -47,7 +48,7 @@ def settle_some(club: Club) -> dict[str, int]:
     admin = _admin(club)
     if admin is None:
         return _counts(club)
-    debts = services.net_debts(club=club, unit=club.currency)
+    debts = ledger_reads.net_debts(club=club, unit=club.currency)
     for n, debt in enumerate(debts[:3]):
         amount = debt.amount if n != 1 else (debt.amount / 2).quantize(Decimal("0.01"))
         payment = services.record_payment(

@@ -174,12 +174,15 @@ def postgres_entry_triggers() -> list[Trigger]:
 
 
 def postgres_transaction_triggers() -> list[Trigger]:
-    return [
-        Trigger(
-            name="ledger_transaction_append_only",
-            operation=pgtrigger.Update | pgtrigger.Delete,
-            when=pgtrigger.Before,
-            func=f"""
+    return [_transaction_append_only(), _transaction_balanced()]
+
+
+def _transaction_append_only() -> Trigger:
+    return Trigger(
+        name="ledger_transaction_append_only",
+        operation=pgtrigger.Update | pgtrigger.Delete,
+        when=pgtrigger.Before,
+        func=f"""
                 IF TG_OP = 'DELETE' AND {_ERASING_TRANSACTION} THEN
                     RETURN OLD;
                 END IF;
@@ -193,23 +196,26 @@ def postgres_transaction_triggers() -> list[Trigger]:
                 RAISE EXCEPTION 'ledger transactions are append-only: % refused', TG_OP
                     USING ERRCODE = '{REFUSED}';
             """,
-        ),
-        Trigger(
-            # At commit, once per transaction (not per row): all its entries, summing to
-            # zero, not all zero; all its legs, netting to the entries. Gone by then means
-            # erased in this same database transaction.
-            name="ledger_transaction_balanced",
-            operation=pgtrigger.Insert,
-            when=pgtrigger.After,
-            timing=pgtrigger.Deferred,
-            declare=[
-                ("counted", "bigint"),
-                ("total", "numeric"),
-                ("moving", "bigint"),
-                ("legs", "bigint"),
-                ("unmatched", "bigint"),
-            ],
-            func=f"""
+    )
+
+
+def _transaction_balanced() -> Trigger:
+    return Trigger(
+        # At commit, once per transaction (not per row): all its entries, summing to
+        # zero, not all zero; all its legs, netting to the entries. Gone by then means
+        # erased in this same database transaction.
+        name="ledger_transaction_balanced",
+        operation=pgtrigger.Insert,
+        when=pgtrigger.After,
+        timing=pgtrigger.Deferred,
+        declare=[
+            ("counted", "bigint"),
+            ("total", "numeric"),
+            ("moving", "bigint"),
+            ("legs", "bigint"),
+            ("unmatched", "bigint"),
+        ],
+        func=f"""
                 IF NOT EXISTS (SELECT 1 FROM ledger_transaction WHERE id = NEW.id) THEN
                     RETURN NULL;
                 END IF;
@@ -256,8 +262,7 @@ def postgres_transaction_triggers() -> list[Trigger]:
                 END IF;
                 RETURN NULL;
             """,
-        ),
-    ]
+    )
 
 
 def postgres_leg_triggers() -> list[Trigger]:

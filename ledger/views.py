@@ -16,6 +16,7 @@ import circolo.csv_export as csv_export
 from circolo.errors import Conflict
 from clubs.access import club_page
 from clubs.models import Role
+from ledger import reads as ledger_reads
 from ledger import services
 from ledger.amounts import POINTS, validate_unit
 from ledger.forms import PaymentForm
@@ -35,7 +36,7 @@ def _unit(request, club) -> str:
             return validate_unit(asked)
         except ValidationError:
             messages.error(request, _("Unknown unit: showing the club's default."))
-    return services.default_unit(club)
+    return ledger_reads.default_unit(club)
 
 
 def _scope(request) -> tuple[str | None, int | None]:
@@ -60,7 +61,7 @@ def club_ledger(request, access):
     unit = _unit(request, club)
     scope, session = _scope(request)
     own = _own_player(access, request.user)
-    units = services.units_of(club)
+    units = ledger_reads.units_of(club)
     if unit not in units:
         units.append(unit)
     pending = [
@@ -71,7 +72,7 @@ def club_ledger(request, access):
         }
         for payment in club.ledger_payments.pending().select_related("payer", "payee")
     ]
-    plan = services.settle_up_plan(club=club, unit=unit, scope=scope)
+    plan = ledger_reads.settle_up_plan(club=club, unit=unit, scope=scope)
     return render(
         request,
         "ledger/club_ledger.html",
@@ -82,7 +83,7 @@ def club_ledger(request, access):
             "units": [(u, unit_label(u), _ledger_url(club, u, session)) for u in units],
             "session": session,
             "whole_club_url": _ledger_url(club, unit),
-            "balances": services.balances(club=club, unit=unit, scope=scope),
+            "balances": ledger_reads.balances(club=club, unit=unit, scope=scope),
             "debts": [
                 {
                     "debt": debt,
@@ -90,7 +91,7 @@ def club_ledger(request, access):
                     "earlier": max(0, len(debt.parts) - DEBT_PARTS),
                     "may_record": services.may_record_payment(access, debt.debtor, request.user),
                 }
-                for debt in services.net_debts(club=club, unit=unit, scope=scope)
+                for debt in ledger_reads.net_debts(club=club, unit=unit, scope=scope)
             ],
             "plan": [
                 {
@@ -117,7 +118,7 @@ def club_ledger(request, access):
 @club_page(at_least=Role.MEMBER)
 def record_payment(request, access):
     club = access.club
-    units = services.units_of(club)
+    units = ledger_reads.units_of(club)
     form = PaymentForm(
         request.POST,
         club=club,
@@ -190,13 +191,13 @@ def _statement(request, access, player_id):
     player = get_object_or_404(access.club.players.select_related("club"), pk=player_id)
     unit = _unit(request, access.club)
     scope, session = _scope(request)
-    return player, services.statement(player=player, unit=unit, scope=scope), session
+    return player, ledger_reads.statement(player=player, unit=unit, scope=scope), session
 
 
 @club_page(at_least=Role.MEMBER)
 def statement(request, access, player_id):
     player, found, session = _statement(request, access, player_id)
-    units = services.units_of(access.club)
+    units = ledger_reads.units_of(access.club)
     if found.unit not in units:
         units.append(found.unit)
     here = reverse("ledger:statement", args=[access.club.slug, player.pk])

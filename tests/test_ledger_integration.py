@@ -12,6 +12,8 @@ from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
 from circolo import bulk
+from ledger import prepare as ledger_prepare
+from ledger import reads as ledger_reads
 from ledger import services
 from ledger.models import CheckRun, Entry, Erasure, Leg, Payment, Transaction
 from tests.ledger_helpers import players_of
@@ -70,7 +72,10 @@ def test_fifty_posts_of_the_same_transaction_at_once_post_it_once(people):
     assert len(set(outcomes)) == 1
     assert Transaction.objects.count() == 1
     assert Entry.objects.count() == 2
-    assert services.balance_minors(club=club, unit="EUR") == {p["ada"].pk: -250, p["mia"].pk: 250}
+    assert ledger_reads.balance_minors(club=club, unit="EUR") == {
+        p["ada"].pk: -250,
+        p["mia"].pk: 250,
+    }
 
 
 def test_at_the_same_moment_a_different_body_under_the_same_key_is_refused(people):
@@ -85,7 +90,7 @@ def test_at_the_same_moment_a_different_body_under_the_same_key_is_refused(peopl
 
     outcomes = at_once(post)
     posted = [o for o in outcomes if isinstance(o, int)]
-    refused = [o for o in outcomes if isinstance(o, services.KeyReused)]
+    refused = [o for o in outcomes if isinstance(o, ledger_prepare.KeyReused)]
     assert len(posted) + len(refused) == THREADS, outcomes
     assert len(set(posted)) == 1 and refused
     assert Transaction.objects.count() == 1

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from ledger import reads as ledger_reads
 from ledger import services
 from ledger.models import Payment, PaymentStatus
 from tests.ledger_helpers import players_of
@@ -77,7 +78,7 @@ def test_a_payment_recorded_in_italian_is_confirmed_by_the_payee_on_the_page(
     client.post(f"/clubs/circolo-alfa/ledger/payments/{payment.pk}/confirm/")
     payment.refresh_from_db()
     assert payment.status == PaymentStatus.CONFIRMED
-    assert services.balance_minors(club=ledger, unit="EUR") == {p["ada"].pk: 0, p["mia"].pk: 0}
+    assert ledger_reads.balance_minors(club=ledger, unit="EUR") == {p["ada"].pk: 0, p["mia"].pk: 0}
     after = client.get("/clubs/circolo-alfa/ledger/")
     assert "Everyone is square." in after.content.decode()
 

@@ -11,6 +11,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError, RestrictedError
 
 from clubs import services as club_services
+from ledger import prepare as ledger_prepare
+from ledger import reads as ledger_reads
 from ledger import services, sources
 from ledger.models import Entry, Erasure, Kind, Payment, PaymentStatus, Transaction
 from ledger.sources import Source, register
@@ -39,7 +41,7 @@ def post(people, p, key, unit=EUR, scope="", **amounts):
 def balances(people, unit=EUR, scope=None):
     return {
         b.player.display_name: b.amount
-        for b in services.balances(club=people["club"], unit=unit, scope=scope)
+        for b in ledger_reads.balances(club=people["club"], unit=unit, scope=scope)
     }
 
 
@@ -77,7 +79,7 @@ def test_posting_the_same_key_twice_posts_once(people, p):
 def test_the_same_key_with_a_different_body_is_refused(people, p, change):
     post(people, p, "hand:1:v1", ada=-5, mia=5)
     amounts = change.get("amounts", {"ada": -5, "mia": 5})
-    with pytest.raises(services.KeyReused, match="already used for a different posting"):
+    with pytest.raises(ledger_prepare.KeyReused, match="already used for a different posting"):
         post(
             people,
             p,
@@ -137,7 +139,7 @@ def test_units_never_mix_and_points_are_integers(people, p):
     assert balances(people, unit="points") == {"ada": 120, "mia": -120}
     assert all(type(v) is int for v in balances(people, unit="points").values())
     assert balances(people, unit="CHF") == {"mia": Decimal("0.10"), "ada": Decimal("-0.10")}
-    assert services.units_of(people["club"]) == ["EUR", "points", "CHF"]
+    assert ledger_reads.units_of(people["club"]) == ["EUR", "points", "CHF"]
 
 
 def test_money_sums_are_exact(people, p):
@@ -349,10 +351,10 @@ def test_merging_a_guest_carries_their_balances_to_the_member(people, p):
     assert balances(people) == {"ada": 5, "mia": -5}
     assert balances(people, scope="session:1") == {"ada": 5, "mia": -5}
     assert balances(people, unit="points") == {"mia": 40, "sam": -40}
-    guest = services.statement(player=p["pino"], unit=EUR)
+    guest = ledger_reads.statement(player=p["pino"], unit=EUR)
     assert guest.balance == 0
     assert [line.description for line in guest.lines[-2:]] == ["Balance carried over to mia"] * 2
-    member = services.statement(player=p["mia"], unit="points")
+    member = ledger_reads.statement(player=p["mia"], unit="points")
     assert [line.description for line in member.lines] == ["Balance carried over from Zio Pino"]
     assert Entry.objects.filter(player=p["pino"]).count() == 6  # never rewritten
     pending.refresh_from_db()
@@ -390,13 +392,13 @@ def test_a_statement_has_every_entry_its_source_and_the_running_balance(people, 
         club=people["club"], payer=p["mia"], payee=p["ada"], amount=4, unit=EUR, by=people["member"]
     )
     services.confirm_payment(payment=payment, by=people["admin"])
-    lines = services.statement(player=p["mia"], unit=EUR).lines
+    lines = ledger_reads.statement(player=p["mia"], unit=EUR).lines
     assert [(line.description, line.url, line.amount, line.balance) for line in lines] == [
         ("Hand 7", "/hands/7/", Decimal("-4.00"), Decimal("-4.00")),
         ("A bet", None, Decimal("10.00"), Decimal("6.00")),
         ("Payment to ada", None, Decimal("4.00"), Decimal("10.00")),
     ]
-    ada = services.statement(player=p["ada"], unit=EUR)
+    ada = ledger_reads.statement(player=p["ada"], unit=EUR)
     assert ada.lines[-1].description == "Payment from mia"
     assert ada.balance == 0
 
@@ -406,7 +408,7 @@ def test_pairwise_debts_follow_each_transaction_and_add_up_to_the_balances(peopl
     post(people, p, "b", unit="points", mia=4, ada=-4)
     debts = {
         (d.debtor.display_name, d.creditor.display_name): d.amount
-        for d in services.net_debts(club=people["club"], unit="points")
+        for d in ledger_reads.net_debts(club=people["club"], unit="points")
     }
     assert debts == {
         ("Zio Pino", "ada"): 4,
@@ -424,11 +426,11 @@ def test_pairwise_debts_follow_each_transaction_and_add_up_to_the_balances(peopl
 def test_the_settle_up_plan_clears_every_balance_with_the_fewest_payments(people, p):
     post(people, p, "a", ada=10, sam=-4, mia=-6)
     post(people, p, "b", pino=3, ada=-3)
-    plan = services.settle_up_plan(club=people["club"], unit=EUR)
+    plan = ledger_reads.settle_up_plan(club=people["club"], unit=EUR)
     assert len(plan) == 3
     left = {
         name: minor
-        for name, minor in services.balance_minors(club=people["club"], unit=EUR).items()
+        for name, minor in ledger_reads.balance_minors(club=people["club"], unit=EUR).items()
     }
     for payment in plan:
         left[payment.debtor.pk] += payment.minor

@@ -25,6 +25,7 @@ from hypothesis.stateful import (
 from rest_framework.test import APIClient
 
 from ledger import check
+from ledger import reads as ledger_reads
 from ledger import services as ledger
 from ledger.models import Entry, Leg, Transaction
 from matches.results import steps
@@ -47,7 +48,7 @@ def world(make_user):
 
 def balances(world, session, unit="points"):
     names = {p.pk: n for n, p in world["players"].items()}
-    found = ledger.balances(
+    found = ledger_reads.balances(
         club=world["club"], unit=unit, scope=ledger.scope_of_session(session.pk)
     )
     return {names[b.player.pk]: b.amount for b in found if b.amount}
@@ -205,7 +206,7 @@ def test_a_hand_where_nothing_is_covered_posts_nothing(world):
 def test_the_settle_up_plan_of_a_table(world):
     session = open_table(world, "Anna Bruno Carla Dario".split(), first=("Anna", "Bruno"))
     play(world, session, "Anna", "Bruno", quotas=5, covers={"Bruno": 2, "Carla": 1, "Dario": 2})
-    plan = ledger.settle_up_plan(
+    plan = ledger_reads.settle_up_plan(
         club=world["club"], unit="points", scope=ledger.scope_of_session(session.pk)
     )
     assert sorted((d.debtor.display_name, d.creditor.display_name, d.amount) for d in plan) == [
@@ -233,7 +234,9 @@ def test_imported_hands_are_posted_once_in_batches(make_user):
     totals = {t.player.pk: t.amount for t in sheet.totals if t.points}
     shown = {
         b.player.pk: b.amount
-        for b in ledger.balances(club=world["club"], unit="EUR", scope=f"session:{session_id}")
+        for b in ledger_reads.balances(
+            club=world["club"], unit="EUR", scope=f"session:{session_id}"
+        )
         if b.amount
     }
     assert shown == totals
@@ -244,7 +247,7 @@ def test_imported_hands_are_posted_once_in_batches(make_user):
         for t in check_record(json.loads(line))[1].get("transfers", []):
             low, high = sorted((ids[t["from"]], ids[t["to"]]))
             owed[(low, high)] += t["points"] if ids[t["from"]] == low else -t["points"]
-    debts = ledger.net_debts(club=world["club"], unit="EUR", scope=f"session:{session_id}")
+    debts = ledger_reads.net_debts(club=world["club"], unit="EUR", scope=f"session:{session_id}")
     assert {
         (min(d.debtor.pk, d.creditor.pk), max(d.debtor.pk, d.creditor.pk)): (
             1 if d.debtor.pk < d.creditor.pk else -1
@@ -411,7 +414,7 @@ def test_tables_and_the_ledger_stay_consistent_whatever_happens(world):
         @invariant()
         def every_balance_is_the_sum_of_its_entries_and_the_sheets_total(self):
             scope = ledger.scope_of_session(self.session.pk)
-            shown = ledger.balance_minors(club=club, unit="EUR", scope=scope)
+            shown = ledger_reads.balance_minors(club=club, unit="EUR", scope=scope)
             added = defaultdict(int)
             for player_id, minor in Entry.objects.filter(
                 transaction__unit="EUR", transaction__scope=scope
@@ -422,7 +425,7 @@ def test_tables_and_the_ledger_stay_consistent_whatever_happens(world):
             assert {k: v for k, v in shown.items() if v} == {
                 t.player.pk: int(t.amount * 100) for t in sheet.totals if t.points
             }
-            club_wide = ledger.balance_minors(club=club, unit="EUR")
+            club_wide = ledger_reads.balance_minors(club=club, unit="EUR")
             expected = defaultdict(int)
             for pid, minor in shown.items():
                 expected[pid] += minor

@@ -11,6 +11,7 @@ from django.utils import translation
 from django.utils.html import escape
 
 from circolo.rule_errors import rule_message
+from ledger import reads as ledger_reads
 from ledger import services as ledger
 from matches.models import Hand, Outcome, TableSession
 from matches.results import steps
@@ -101,7 +102,7 @@ def test_the_texts_worked_example_from_the_form_to_the_sheet(scorer, world):
     sheet = scorer.get(f"{base(world, session)}/sheet/")
     totals = {t.player.display_name: t.points for t in sheet.context["sheet"].totals}
     assert totals == {"Anna": 350, "Bruno": -140, "Carla": -70, "Dario": -140}
-    in_the_ledger = ledger.balances(
+    in_the_ledger = ledger_reads.balances(
         club=world["club"], unit="points", scope=ledger.scope_of_session(session.pk)
     )
     assert {b.player.display_name: b.amount for b in in_the_ledger} == totals

@@ -11,23 +11,23 @@ class OutboxTask(DjangoTask):
     def delay_on_commit(self, *args, **kwargs) -> None:
         """Queue the task in the current transaction: it is sent once the transaction
         commits, and again until a worker has run it (nothing is sent on a rollback)."""
-        from circolo.outbox import relay
+        from circolo.outbox import relay  # here: the relay imports models, not ready yet
 
         relay.enqueue(self, args, kwargs)
 
     def apply_async_on_commit(self, args=None, kwargs=None, **options) -> None:
         if options:
             raise TypeError(f"the outbox keeps no sending options: {sorted(options)}")
-        from circolo.outbox import relay
+        from circolo.outbox import relay  # here: the relay imports models, not ready yet
 
         relay.enqueue(self, args or (), kwargs or {})
 
     def on_success(self, retval, task_id, args, kwargs) -> None:
-        from circolo.outbox import relay
+        from circolo.outbox import relay  # here: the relay imports models, not ready yet
 
         relay.mark_done(task_id)
 
     def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
-        from circolo.outbox import relay
+        from circolo.outbox import relay  # here: the relay imports models, not ready yet
 
         relay.mark_failed(task_id, exc)

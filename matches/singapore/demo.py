@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from clubs.demo import DEMO_SLUG, SCORER
 from clubs.models import Club, Role
+from ledger import reads as ledger_reads
 from ledger import services as ledger
 from matches.results import steps
 from matches.singapore import services
@@ -81,7 +82,7 @@ def _play(rng, session: TableSession, n_hands: int, *, by, start: datetime) -> l
 def _settle_one(session: TableSession, scorer) -> None:
     """The first payment of the table's settle-up plan: the debtor paid, the payee (or an
     admin) confirmed it."""
-    plan = ledger.settle_up_plan(
+    plan = ledger_reads.settle_up_plan(
         club=session.club, unit=session.unit, scope=ledger.scope_of_session(session.pk)
     )
     if not plan:

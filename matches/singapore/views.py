@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from circolo.errors import Conflict
 from clubs.access import club_page
 from clubs.models import Player, Role
+from ledger import reads as ledger_reads
 from ledger import services as ledger
 from matches.results import audit, steps
 from matches.results.adapters import actor
@@ -437,7 +438,7 @@ HAND = HandPage()
 @club_page(at_least=Role.MEMBER)
 def sheet(request, access, session_id):
     session = _session(access, session_id)
-    plan = ledger.settle_up_plan(
+    plan = ledger_reads.settle_up_plan(
         club=access.club, unit=session.unit, scope=ledger.scope_of_session(session.pk)
     )
     ledger_url = (
