@@ -160,6 +160,14 @@ class Club(models.Model):
     language = models.CharField(
         _("language"), max_length=5, choices=settings.LANGUAGES, default="it"
     )
+    members_see_money = models.BooleanField(
+        _("members see everyone's money"),
+        default=True,
+        help_text=_(
+            "Balances, winnings and payments. Off: only the admins see everyone's; each "
+            "member still sees their own. Visitors and other clubs never see money."
+        ),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     objects = ClubQuerySet.as_manager()

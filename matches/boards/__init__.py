@@ -49,7 +49,7 @@ out, the night's bounds, :func:`bump` / :func:`version`, ``STATS_REBUILDERS``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from datetime import time as time_of_day
 from decimal import Decimal
@@ -119,6 +119,26 @@ class ReportSection:
     template: str  # HTML, included in the page and the HTML e-mail
     text_template: str  # plain text, for the e-mail's text part
     context: dict = field(default_factory=dict)
+
+
+def without_money(board: Leaderboard) -> Leaderboard:
+    """The board as someone who may not see the club's money sees it
+    (``ClubAccess.sees_money``): its money columns gone, from the rows too, so that no
+    figure, nor an order sorted by one, is left of them."""
+    money = {column.key for column in board.columns if column.kind == "money"}
+    if not money:
+        return board
+    columns = [column for column in board.columns if column.key not in money]
+    default_sort = board.default_sort
+    if default_sort in money:
+        default_sort = next((c.key for c in columns if c.sortable), "")
+    return replace(
+        board,
+        columns=columns,
+        rows=[{k: v for k, v in row.items() if k not in money} for row in board.rows],
+        default_sort=default_sort,
+        unit="",
+    )
 
 
 def _load(paths):
