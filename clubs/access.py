@@ -48,6 +48,7 @@ from clubs.models import (  # noqa: F401 - re-exported: the queryset rules live 
     ClubOwnedQuerySet,
     Membership,
     Role,
+    club_ids_showing_money,
     club_ids_where,
     roles_at_least,
 )
@@ -88,7 +89,8 @@ class ClubAccess:
         """Whether this user may see money in the club: everyone's (``player`` None: a
         leaderboard's money column, a night's totals, the club's balances) or ``player``'s
         (their page, their statement). Their own figures, always; everyone's, the club's
-        admins, and its members unless the club hides money from them."""
+        admins, and its members unless the club hides money from them. (Lists of many clubs
+        filter by the same rule: :func:`club_ids_showing_money`.)"""
         if player is not None and self.user_id is not None and player.user_id == self.user_id:
             return True
         return self.is_admin or (self.is_member and self.club.members_see_money)
