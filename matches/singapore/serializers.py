@@ -362,8 +362,15 @@ def _money(value):
     return None if value is None else f"{value:.2f}"
 
 
-def hand_data(hand: Hand) -> dict:
-    """A hand's API representation (``hand`` read through ``with_history``)."""
+def _transfers(transfers, money: bool) -> list[dict]:
+    """The transfers for the API: their ``amount`` null for a reader who may not see the
+    club's money (``ClubAccess.sees_money``), as in a session without a point value."""
+    return [dict(t, amount=_money(t["amount"]) if money else None) for t in transfers]
+
+
+def hand_data(hand: Hand, *, money: bool) -> dict:
+    """A hand's API representation (``hand`` read through ``with_history``); ``money``:
+    whether the reader sees the club's money."""
     views = views_of(hand)
     current = current_outcome(hand)
     view = next(v for v in views if v.outcome.pk == current.pk)
@@ -384,7 +391,7 @@ def hand_data(hand: Hand) -> dict:
         "covers": {str(pid): q for pid, q in view.covers.items()},
         "side_bets": view.side_bets,
         "result": view.result,
-        "transfers": [dict(t, amount=_money(t["amount"])) for t in view.transfers],
+        "transfers": _transfers(view.transfers, money),
         "history": [
             {
                 "outcome": v.outcome.pk,
@@ -400,7 +407,7 @@ def hand_data(hand: Hand) -> dict:
     }
 
 
-def preview_data(session, dealer, opponent, body: dict, recorded) -> dict:
+def preview_data(session, dealer, opponent, body: dict, recorded, *, money: bool) -> dict:
     checked = recorded.checked
     preview = recorded.preview
     return {
@@ -420,6 +427,6 @@ def preview_data(session, dealer, opponent, body: dict, recorded) -> dict:
         "covers": checked.payload["covers"],
         "side_bets": checked.payload["side_bets"],
         "result": preview["result"],
-        "transfers": [dict(t, amount=_money(t["amount"])) for t in preview["transfers"]],
+        "transfers": _transfers(preview["transfers"], money),
         "history": [],
     }

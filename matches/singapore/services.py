@@ -57,7 +57,9 @@ def _lock_as(session: TableSession, by, at_least: str | None = Role.MEMBER):
         .annotate(by_role=role_in_club(by))
         .get(pk=session.pk)
     )
-    return locked, access_with_role(locked.club, locked.by_role, at_least=at_least)
+    return locked, access_with_role(
+        locked.club, locked.by_role, at_least=at_least, user_id=getattr(by, "pk", None)
+    )
 
 
 def _require_open(session: TableSession) -> None:

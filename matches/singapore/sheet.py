@@ -95,14 +95,18 @@ class Sheet:
     totals: list[Total]
     closings: list[tuple[str, int]] = field(default_factory=list)
     hands_counted: int = 0
+    money_hidden: bool = False  # the reader may not see the club's money: points only
 
     @property
     def money(self) -> bool:
-        return self.session.point_value is not None
+        return self.session.point_value is not None and not self.money_hidden
 
 
-def build_sheet(session: TableSession) -> Sheet:
-    """The sheet of ``session``: six queries, whatever the number of hands."""
+def build_sheet(session: TableSession, *, money: bool = True) -> Sheet:
+    """The sheet of ``session``: six queries, whatever the number of hands. ``money``:
+    whether the reader sees the club's money (``ClubAccess.sees_money``); without it the
+    sheet has points only, as a session without a point value."""
+    amount = session.amount if money else (lambda points: None)
     seats = list(session.seats.select_related("player").order_by("position"))
     people = [seat.player for seat in seats]
     hands = list(with_history(Hand.objects.filter(session=session)).order_by("number"))
@@ -126,15 +130,15 @@ def build_sheet(session: TableSession) -> Sheet:
         for pid, points in view.balances.items():
             cell = cells[index[pid]]
             cell.change, cell.played = points, True
-            cell.amount = session.amount(points)
+            cell.amount = amount(points)
         if counts:
             closings[view.multiplier] += 1
             for n, cell in enumerate(cells):
                 running[n] += cell.change
                 cell.running = running[n]
-                cell.running_amount = session.amount(running[n])
+                cell.running_amount = amount(running[n])
         rows.append(Row(hand=hand, view=view, status=status, counts=counts, cells=cells))
-    totals = [Total(p, running[n], session.amount(running[n])) for n, p in enumerate(people)]
+    totals = [Total(p, running[n], amount(running[n])) for n, p in enumerate(people)]
     return Sheet(
         session=session,
         people=people,
@@ -143,6 +147,7 @@ def build_sheet(session: TableSession) -> Sheet:
         closings=[(closing_label(m), closings[m]) for m in CLOSING_ORDER if closings[m]]
         + [(closing_label(m), n) for m, n in closings.items() if m not in CLOSING_ORDER],
         hands_counted=sum(closings.values()),
+        money_hidden=not money,
     )
 
 
