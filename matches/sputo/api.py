@@ -589,7 +589,8 @@ class TournamentMatchViewSet(
     @extend_schema(request=ResolveSerializer, responses=MatchSerializer)
     @action(detail=True, methods=["post"])
     def resolve(self, request, pk=None):
-        """Resolve a match flagged by a correction (admins): replay it, or award it."""
+        """Resolve a match flagged by a correction made before corrections flowed through the
+        bracket (admins): replay it, or award it."""
         match = self.get_object()
         data = ResolveSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
