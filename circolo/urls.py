@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
+import circolo.pwa as pwa
 from circolo.health import health
 from circolo.views import favicon
 from clubs import api as clubs_api
@@ -83,6 +84,9 @@ urlpatterns = [
     path("", include("matches.spazzumazz.urls")),
     path("api/v1/", include(boards_api_urls)),
     path("favicon.ico", favicon, name="favicon"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("api/v1/", include(router.urls)),
     path("api/v1/auth/token/", ObtainAuthToken.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
