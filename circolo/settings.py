@@ -431,6 +431,14 @@ PLAYER_SECTIONS = [
     "matches.sputo.boards.player_section",
     "matches.singapore.boards.player_section",
 ]
+# The tonight screen's panes (matches/boards/tonight.py), in this order.
+TONIGHT_PANES = [
+    "matches.sputo.tonight.tonight_pane",
+    "matches.singapore.tonight.tonight_pane",
+    "matches.spazzumazz.tonight.tonight_pane",
+]
+# The home page's "tonight at your clubs" for a logged-in member: ``provider(user) -> list``.
+HOME_TONIGHT = "matches.boards.tonight_views.at_my_clubs"
 CLUB_NIGHT_SECTIONS = [
     "matches.spazzumazz.boards.club_night_section",
     "matches.sputo.boards.club_night_section",

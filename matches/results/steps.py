@@ -34,6 +34,7 @@ from django.utils.translation import gettext_lazy
 
 from circolo.errors import Conflict
 from clubs.access import ClubAccess
+from matches.boards.live import tonight_changed
 from matches.results.adapters import Actor, CheckedOutcome, actor, adapter_for
 from matches.results.models import OPEN, AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.results.records import record_game
@@ -63,6 +64,8 @@ def require(step: str, who: Actor, subject: OutcomeSubject, *, reported_by=None)
 def _audit(
     subject, outcome, *, action: str, by, from_status: str, to_status: str, note="", data=None
 ):
+    # The tonight screen shows every step (a result reported, confirmed, corrected...).
+    tonight_changed.delay_on_commit(club_id=subject.club_id)
     return AuditEntry.objects.create(
         club_id=subject.club_id,
         content_type=ContentType.objects.get_for_model(subject),
