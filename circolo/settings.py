@@ -98,6 +98,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "clubs.context_processors.my_clubs",
+                "clubs.inbox.views.bell",
                 "circolo.public_pages.csrf_hole",
             ],
         },
@@ -108,6 +109,7 @@ TEMPLATES = [
 # protocol in clubs/club_page.py). Each feature adds its own; each item's ``order`` places it
 # (ties keep this list's order).
 CLUB_PAGE_SECTIONS = [
+    "clubs.inbox.views.waiting_section",
     "matches.sputo.sections.club_section",
     "matches.singapore.sections.club_section",
     "matches.boards.sections.recent_games",

@@ -10,6 +10,7 @@ from circolo.views import favicon
 from clubs import api as clubs_api
 from clubs import views as clubs_views
 from clubs.forms import LoginForm
+from clubs.inbox import api as inbox_api
 from clubs.models import Game
 from clubs.throttles import PASSWORD_RESET, limit_mails
 from clubs.token_api import ObtainAuthToken
@@ -34,6 +35,7 @@ sputo_api.register(router)
 singapore_api.register(router)
 
 spazzumazz_api.register(router)
+inbox_api.register(router)
 
 # Routes under the clubs' and players' prefixes served by matches/ (clubs/api.py may not
 # import it): listed before the router, whose patterns they do not overlap.

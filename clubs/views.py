@@ -7,7 +7,6 @@ guest, leaving a club, deleting a season) open a confirmation page first, a plai
 whose button POSTs: it works without JavaScript.
 """
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -15,7 +14,6 @@ from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce, Lower
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -53,9 +51,7 @@ def home(request):
     public = Club.objects.public().annotate(
         n_players=Count("players", filter=Q(players__merged_into=None))
     )
-    tonight = (
-        import_string(settings.HOME_TONIGHT)(request.user) if request.user.is_authenticated else []
-    )
+    tonight = club_page.tonight_at_my_clubs(request.user)
     return render(request, "clubs/home.html", {"public_clubs": public[:12], "tonight": tonight})
 
 
