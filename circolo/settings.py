@@ -212,6 +212,8 @@ CELERY_BEAT_SCHEDULE = {
     "housekeeping": {"task": "circolo.housekeeping", "schedule": 24 * 60 * 60},
     # Recompute every balance from the entries; /health/ shows the last result.
     "ledger-check": {"task": "ledger.check", "schedule": 60 * 60},
+    # What waits for people who chose e-mail: at most one digest an hour each.
+    "inbox-digests": {"task": "clubs.inbox.send_digests", "schedule": 15 * 60},
     # Last night's end-of-evening reports, after the night is over (06:00).
     "night-reports": {
         "task": "matches.tasks.send_night_reports",
@@ -219,6 +221,15 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 CELERY_TIMEZONE = "Europe/Rome"
+
+# Web Push of what waits for people (clubs/inbox/tasks.py): the site's VAPID key pair
+# (``manage.py vapid_keys`` makes one; without it nothing is pushed) and a contact for the
+# push services. Push services are reached over HTTPS at public addresses only, unless
+# PUSH_ALLOW_PRIVATE (tests, a club's own network).
+VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env("VAPID_SUBJECT", default="mailto:circolo@example.org")
+PUSH_ALLOW_PRIVATE = env.bool("PUSH_ALLOW_PRIVATE", default=False)
 
 # Writes that honour an ``Idempotency-Key`` (the same key answers the write recorded the
 # first time): sent with a key, such a request runs again after its database connection was

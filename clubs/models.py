@@ -582,4 +582,4 @@ class ApiToken(AbstractAuthToken):
         )
 
 
-from clubs.inbox.models import Notification  # noqa: E402, F401 - the inbox rows, in this app
+from clubs.inbox.models import Choice, Notification, PushSubscription  # noqa: E402, F401 - the inbox

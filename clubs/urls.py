@@ -55,6 +55,9 @@ urlpatterns = [
     path("accounts/profile/", account_views.profile, name="profile"),
     path("inbox/", inbox_views.inbox, name="inbox"),
     path("inbox/read-all/", inbox_views.read_all, name="read_all"),
+    path("inbox/choices/", inbox_views.save_choices, name="inbox_choices"),
+    path("inbox/push/", inbox_views.subscribe, name="push_subscribe"),
+    path("inbox/push/remove/", inbox_views.unsubscribe, name="push_unsubscribe"),
     path(
         "inbox/<int:notification_id>/open/",
         inbox_views.open_notification,

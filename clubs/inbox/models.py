@@ -47,6 +47,7 @@ class Notification(models.Model):
     created = models.DateTimeField(_("created"))
     read_at = models.DateTimeField(_("read"), null=True, blank=True)
     done_at = models.DateTimeField(_("done"), null=True, blank=True)
+    mailed_at = models.DateTimeField(_("sent by e-mail"), null=True, blank=True)
 
     objects = NotificationQuerySet.as_manager()
 
@@ -65,3 +66,51 @@ class Notification(models.Model):
     @property
     def read(self) -> bool:
         return self.read_at is not None
+
+
+class Choice(models.Model):
+    """How a person wants to hear of what waits for them in one club: on the phones where
+    they allowed it (Web Push), and by e-mail, at most one digest an hour. Without a row:
+    push on, e-mail off."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
+    push = models.BooleanField(_("on my phones"), default=True)
+    email = models.BooleanField(_("by e-mail (at most one an hour)"), default=False)
+
+    class Meta:
+        verbose_name = _("notification choice")
+        verbose_name_plural = _("notification choices")
+        constraints = [models.UniqueConstraint(fields=["user", "club"], name="one_choice_each")]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.club}"
+
+
+class PushSubscription(models.Model):
+    """A phone (a browser) that allowed notifications: where its push service takes them,
+    and the keys that encrypt them for it alone."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="push_subscriptions",
+        verbose_name=_("user"),
+    )
+    endpoint = models.URLField(_("push service address"), max_length=800, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    device = models.CharField(_("device"), max_length=200, blank=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    last_sent = models.DateTimeField(_("last sent"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("phone for notifications")
+        verbose_name_plural = _("phones for notifications")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.device or self.endpoint[:40]}"

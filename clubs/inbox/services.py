@@ -3,14 +3,23 @@ the reads the pages and the API share."""
 
 from __future__ import annotations
 
+import ipaddress
+import socket
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.inbox.models import Kind, Notification
+from clubs.inbox.models import Choice, Notification, PushSubscription
+from clubs.inbox.tasks import deliver
+from clubs.inbox.words import sentence
+
+__all__ = ["Waiting", "sentence", "sync"]
 
 
 @dataclass(frozen=True)
@@ -47,7 +56,7 @@ def sync(*, key: str, club_id: int | None, kinds: set[str], waiting: list[Waitin
     for (user_id, kind), w in wanted.items():
         row = existing.get((user_id, kind))
         if row is None:
-            Notification.objects.create(
+            row = Notification.objects.create(
                 user_id=user_id,
                 club_id=club_id,
                 kind=kind,
@@ -56,6 +65,7 @@ def sync(*, key: str, club_id: int | None, kinds: set[str], waiting: list[Waitin
                 data=w.data,
                 created=now,
             )
+            deliver.delay_on_commit(notification_id=row.pk)
             touched.add(user_id)
         elif row.done_at is not None or row.url != w.url or row.data != w.data:
             reopened = row.done_at is not None
@@ -63,6 +73,8 @@ def sync(*, key: str, club_id: int | None, kinds: set[str], waiting: list[Waitin
             if reopened:  # waiting again (a new report after a withdrawal): new, unread
                 row.created, row.read_at = now, None
             row.save(update_fields=["url", "data", "done_at", "created", "read_at"])
+            if reopened:
+                deliver.delay_on_commit(notification_id=row.pk)
             touched.add(user_id)
     for user_id in touched:
         cache.delete(_count_key(user_id))
@@ -106,19 +118,70 @@ def mark_all_read(*, user) -> int:
     return marked
 
 
-SENTENCES = {
-    Kind.CONFIRM_RESULT: lambda d: _("Confirm the result of %(what)s, reported by %(who)s.") % d,
-    Kind.DECIDE_DISPUTE: lambda d: _("Decide the dispute on %(what)s.") % d,
-    Kind.MATCH_READY: lambda d: _("Your match against %(opponent)s is ready: %(what)s.") % d,
-    Kind.CHECK_IN: lambda d: _("Check-in is open for %(what)s.") % d,
-    Kind.CONFIRM_PAYMENT: lambda d: _("Confirm that %(who)s paid you %(amount)s.") % d,
-    Kind.INVITATION: lambda d: _("You are invited to %(what)s.") % d,
-}
+# --- How people hear of it ----------------------------------------------------------------
 
 
-def sentence(notification: Notification) -> str:
-    """The notification in words, in the current language."""
+def choices_of(user) -> list[dict]:
+    """Each of the user's clubs with how they hear of what waits there (push on, e-mail
+    off without a row of their own)."""
+    mine = {c.club_id: c for c in Choice.objects.filter(user=user)}
+    rows = []
+    for membership in user.memberships.select_related("club").order_by("club__name"):
+        choice = mine.get(membership.club_id)
+        rows.append(
+            {
+                "club": membership.club,
+                "push": choice.push if choice else True,
+                "email": choice.email if choice else False,
+            }
+        )
+    return rows
+
+
+@transaction.atomic
+def save_choices(*, user, push: set[int], email: set[int]) -> None:
+    """The profile's form: for each of the user's clubs, push on for ``push``, e-mail for
+    ``email`` (ids of other clubs are ignored)."""
+    for club_id in user.memberships.values_list("club_id", flat=True):
+        Choice.objects.update_or_create(
+            user=user,
+            club_id=club_id,
+            defaults={"push": club_id in push, "email": club_id in email},
+        )
+
+
+def _public_https(endpoint: str) -> bool:
+    """A push service's address: HTTPS at a public address (``PUSH_ALLOW_PRIVATE``: any)."""
+    parsed = urlsplit(endpoint)
+    if settings.PUSH_ALLOW_PRIVATE:
+        return parsed.scheme in ("http", "https") and bool(parsed.hostname)
+    if parsed.scheme != "https" or not parsed.hostname:
+        return False
     try:
-        return SENTENCES[notification.kind](notification.data)
-    except (KeyError, TypeError):  # names missing from an older row: the kind alone
-        return str(Kind(notification.kind).label)
+        infos = socket.getaddrinfo(parsed.hostname, parsed.port or 443, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return False
+    return all(ipaddress.ip_address(info[4][0]).is_global for info in infos)
+
+
+def subscribe(*, user, endpoint: str, p256dh: str, auth: str, device: str = "") -> PushSubscription:
+    """A phone allowed notifications (its browser's subscription): kept for ``user``, the
+    one holder of that address (a phone handed to someone else changes hands)."""
+    problems = {}
+    if not isinstance(endpoint, str) or len(endpoint) > 800 or not _public_https(endpoint):
+        problems["endpoint"] = _("A push service's HTTPS address is needed.")
+    for name, value, size in (("p256dh", p256dh, 200), ("auth", auth, 100)):
+        if not isinstance(value, str) or not value or len(value) > size:
+            problems[name] = _("This key is missing or too long.")
+    if problems:
+        raise ValidationError(problems)
+    subscription, _created = PushSubscription.objects.update_or_create(
+        endpoint=endpoint,
+        defaults={"user": user, "p256dh": p256dh, "auth": auth, "device": device[:200]},
+    )
+    return subscription
+
+
+def unsubscribe(*, user, endpoint: str) -> int:
+    deleted, _rows = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+    return deleted

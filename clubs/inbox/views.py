@@ -3,8 +3,15 @@
 
 from __future__ import annotations
 
+import json
+
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -62,3 +69,56 @@ def waiting_section(request, access) -> Section | None:
         context={"items": [(n, services.sentence(n)) for n in rows]},
         order=5,
     )
+
+
+@login_required
+@require_POST
+def save_choices(request):
+    """The profile's form: how to hear of what waits, club by club."""
+
+    def ids(name: str) -> set[int]:
+        return {int(v) for v in request.POST.getlist(name) if v.isdigit() and len(v) < 19}
+
+    services.save_choices(user=request.user, push=ids("push"), email=ids("email"))
+    messages.success(request, _("Your notification choices are saved."))
+    return redirect(reverse("clubs:profile") + "#notifications")
+
+
+@login_required
+@require_POST
+def subscribe(request):
+    """``POST /inbox/push/`` from this phone's browser: ``{"endpoint", "keys": {"p256dh",
+    "auth"}}`` (its push subscription, as ``PushSubscription.toJSON()`` gives it)."""
+    try:
+        body = json.loads(request.body or b"{}")
+        keys = body.get("keys") or {}
+        services.subscribe(
+            user=request.user,
+            endpoint=body.get("endpoint"),
+            p256dh=keys.get("p256dh"),
+            auth=keys.get("auth"),
+            device=request.headers.get("User-Agent", ""),
+        )
+    except (ValueError, AttributeError):
+        return JsonResponse({"detail": _("The body is not a push subscription.")}, status=400)
+    except ValidationError as error:
+        return JsonResponse(error.message_dict, status=400)
+    return JsonResponse({"detail": _("This phone will be notified.")}, status=201)
+
+
+@login_required
+@require_POST
+def unsubscribe(request):
+    endpoint = request.POST.get("endpoint", "")
+    services.unsubscribe(user=request.user, endpoint=endpoint)
+    messages.success(request, _("That phone will not be notified any more."))
+    return redirect(reverse("clubs:profile") + "#notifications")
+
+
+def profile_context(user) -> dict:
+    """What the profile page shows of the inbox: the choices and the phones."""
+    return {
+        "inbox_choices": services.choices_of(user),
+        "push_phones": list(user.push_subscriptions.order_by("-created")),
+        "vapid_public_key": settings.VAPID_PUBLIC_KEY,
+    }

@@ -83,3 +83,28 @@ self.addEventListener("message", (event) => {
     );
   }
 });
+
+// What waits for you, pushed (clubs/inbox/tasks.py): shown, and opened when tapped.
+self.addEventListener("push", (event) => {
+  let message = {};
+  try { message = event.data ? event.data.json() : {}; } catch (error) { message = { body: event.data && event.data.text() }; }
+  event.waitUntil(
+    self.registration.showNotification(message.title || "Circolo", {
+      body: message.body || "",
+      tag: message.tag,
+      data: { url: message.url || "/inbox/" },
+      icon: SHELL.find((url) => url.endsWith(".png")),
+    })
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data.url, self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window" }).then((windows) => {
+      const open = windows.find((w) => w.url === url);
+      return open ? open.focus() : self.clients.openWindow(url);
+    })
+  );
+});
