@@ -600,3 +600,6 @@ class ApiToken(AbstractAuthToken):
         return (self.expiry is None or self.expiry > at) and (
             self.password_stamp == password_stamp(self.user)
         )
+
+
+from clubs.inbox.models import Choice, Notification, PushSubscription  # noqa: E402, F401 - the inbox

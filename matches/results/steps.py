@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy
 from circolo.errors import Conflict
 from clubs.access import ClubAccess
 from matches.results.adapters import Actor, CheckedOutcome, actor, adapter_for
+from matches.results.inbox import after_step
 from matches.results.models import OPEN, AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.results.records import record_game
 
@@ -63,6 +64,10 @@ def require(step: str, who: Actor, subject: OutcomeSubject, *, reported_by=None)
 def _audit(
     subject, outcome, *, action: str, by, from_status: str, to_status: str, note="", data=None
 ):
+    # After the commit: the tonight screen and the inboxes show every step.
+    after_step.delay_on_commit(
+        club_id=subject.club_id, model=subject._meta.label_lower, object_id=subject.pk
+    )
     return AuditEntry.objects.create(
         club_id=subject.club_id,
         content_type=ContentType.objects.get_for_model(subject),

@@ -22,6 +22,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -265,6 +266,9 @@ class Hand(OutcomeSubject):
 
     def __str__(self) -> str:
         return f"{self.session} #{self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("singapore:hand", args=[self.club.slug, self.session_id, self.pk])
 
 
 class SingaporeStatsQuerySet(ClubOwnedQuerySet):

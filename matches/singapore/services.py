@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from circolo.errors import Conflict, conflict, not_found
 from clubs.access import ClubAccess, access_club, access_with_role, role_in_club
 from clubs.models import Club, Player, Role
+from matches.boards.live import tonight_changed
 from matches.results import steps
 from matches.results.adapters import Actor, adapter_of_game
 from matches.results.models import Outcome, OutcomeStatus
@@ -42,6 +43,8 @@ COUNTED = [OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED, OutcomeStatus.CONFIRM
 
 
 def _lock(session: TableSession) -> TableSession:
+    """The table locked for a change of its seats or state, which the tonight screen shows."""
+    tonight_changed.delay_on_commit(club_id=session.club_id)
     return (
         TableSession.objects.select_for_update(of=("self",))
         .select_related("club", "house_rules")
@@ -171,6 +174,7 @@ def open_session(
     TableSeat.objects.bulk_create(
         TableSeat(session=session, player=p, position=n, joined_at=now) for n, p in enumerate(seats)
     )
+    tonight_changed.delay_on_commit(club_id=club.pk)
     return session
 
 

@@ -14,9 +14,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from circolo.errors import Conflict
+from clubs.inbox.models import Kind
+from clubs.inbox.services import Waiting
 from clubs.models import Role
 from matches.results import steps
 from matches.results.adapters import ROLES, GameAdapter, Who, register
+from matches.results.models import OPEN
 from matches.sputo import results
 from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
 from matches.sputo.payload import check_match_result
@@ -49,6 +52,40 @@ class SputoAdapter(GameAdapter):
         "award": gettext_lazy("%(who)s awarded this match."),
         "reseat": gettext_lazy("%(who)s put the right players in this match."),
     }
+
+    inbox_kinds = frozenset({Kind.MATCH_READY})
+
+    def waiting(self, subject):
+        """Both players of a match that is ready (known, undecided, nothing reported) in a
+        running tournament: their match waits for them."""
+        match = subject
+        if (
+            match.tournament.status != TournamentStatus.RUNNING
+            or match.result
+            or not (match.player_a_id and match.player_b_id)
+            or match.outcomes.filter(status__in=OPEN).exists()
+        ):
+            return []
+        url = match.get_absolute_url()
+        pairs = [(match.player_a, match.player_b), (match.player_b, match.player_a)]
+        return [
+            Waiting(
+                player.user_id,
+                Kind.MATCH_READY,
+                url,
+                {"what": str(match), "opponent": opponent.display_name},
+            )
+            for player, opponent in pairs
+            if player.user_id
+        ]
+
+    def inbox_subjects(self, subject):
+        """A result moves a winner into the next match: the tournament's matches."""
+        return list(
+            TournamentMatch.objects.filter(tournament_id=subject.tournament_id).select_related(
+                *self.related
+            )
+        )
 
     def lock(self, subject):
         # Every step on any match of a tournament takes the tournament's row first: a
