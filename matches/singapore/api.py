@@ -346,8 +346,9 @@ class TableSessionViewSet(
     def hands(self, request, pk=None):
         """GET: the table's hands in order. POST: record a hand (scorers and admins, in force
         at once; one of the two players, for the other to confirm). A hand the rules refuse
-        is a 400 with the engine's ``code``, ``message`` and ``at``; out of turn is a 409
-        unless a scorer or an admin gives ``override``, a reason; ``preview`` saves nothing."""
+        is a 400 with the engine's ``code``, ``message`` and ``at``; out of turn (the pair,
+        or who deals: the winner stays and deals) is a 409 naming who deals, unless an admin
+        gives ``override``, a reason (403 from anyone else); ``preview`` saves nothing."""
         session = self.get_object()
         if request.method == "GET":
             hands = list(self._hands(session))
