@@ -215,7 +215,9 @@ class TableSessionViewSet(
         with their stakes, checked by the rules engine; the refused lines come back with
         their errors. At most 20,000 lines and 5 MB an upload (``SINGAPORE_IMPORT_MAX_MB``;
         ``manage.py import_hands`` for more);
-        the same file again imports nothing twice. A multipart body: ``players`` is a part
+        the same file again imports nothing twice. Lines out of the rotation's turn are
+        refused (naming who deals) unless an admin sends ``allow_out_of_turn``: then they go
+        in, marked, listed in ``out_of_turn``. A multipart body: ``players`` is a part
         holding JSON."""
         data = HandImportSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
@@ -254,6 +256,7 @@ class TableSessionViewSet(
             create_guests=fields["create_guests"],
             source=(fields["file"].name or "upload")[:200],
             workers=1,
+            allow_out_of_turn=fields["allow_out_of_turn"],
         )
         return Response(report.as_dict())
 

@@ -207,6 +207,14 @@ class HandImportSerializer(StrictSerializer):
         max_digits=10, decimal_places=2, required=False, allow_null=True, min_value=Decimal("0.01")
     )
     create_guests = serializers.BooleanField(required=False, default=False)
+    allow_out_of_turn = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=gettext_lazy(
+            "Admins only (403 for anyone else): let in the lines out of the rotation's turn, "
+            "each marked on its hand; without it they are refused in the report."
+        ),
+    )
 
 
 class ImportRefusalSerializer(serializers.Serializer):
@@ -220,6 +228,10 @@ class ImportReportSerializer(serializers.Serializer):
     skipped = serializers.IntegerField(help_text=gettext_lazy("Imported before (the same lines)."))
     refused = ImportRefusalSerializer(many=True)
     sessions = serializers.ListField(child=serializers.IntegerField())
+    out_of_turn = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("The lines imported out of turn (allowed by an admin), marked."),
+    )
 
 
 class TableJoinSerializer(StrictSerializer):
