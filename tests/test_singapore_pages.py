@@ -211,6 +211,7 @@ def test_a_hand_allowed_out_of_turn_is_marked_on_the_sheet_and_its_csv(admin, wo
     hand_page = admin.get(f"{base(world, session)}/hands/{Hand.objects.get(number=2).pk}/")
     history = hand_page.content.decode()
     assert "ada allowed the hand out of turn." in history and "Anna al telefono" in history
+    assert "Carla closed: simple, 70 points a quota." in history  # the result, beside it
 
 
 def test_a_scorer_corrects_and_voids_a_hand_and_the_sheet_keeps_the_history(scorer, world):

@@ -327,9 +327,9 @@ def hand(request, access, session_id, hand_id):
             pk__in={pid for v in views for pid in v.balances} | {found.dealer_id, found.opponent_id}
         )
     }
-    history = []
+    results = []
     for view in views:
-        history.append(
+        results.append(
             {
                 "view": view,
                 "closing": closing_label(view.multiplier),
@@ -351,6 +351,7 @@ def hand(request, access, session_id, hand_id):
             "session": session,
             "hand": found,
             "current": current,
+            "results": results,
             "history": audit.history(found),
             "may": may,
         },
