@@ -462,8 +462,9 @@ def record_hand(
 
     Out of turn (the pair, or who deals, not the rotation's) is a 409 unless ``override``
     (a reason) comes from an admin: it is then recorded with who and why, and the hand is
-    marked. An override from anyone else is a 403. ``preview`` checks everything and writes nothing.
-    ``key`` (an API client's idempotency key) returns the hand already recorded with it.
+    marked. An override from anyone else is a 403. ``preview`` checks everything and
+    writes nothing. ``key`` (an API client's idempotency key) returns the hand already
+    recorded with it.
     """
     session, access = _lock_as(session, by)
     who = Actor(
