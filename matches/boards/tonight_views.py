@@ -30,7 +30,7 @@ def tonight(request, access):
     club = access.club
     screen = request.GET.get("screen") == "1"
     night = night_of(timezone.now())
-    found = tonight_of(club, night=night, sees_money=access.is_member and not screen)
+    found = tonight_of(club, night=night, sees_money=access.sees_money() and not screen)
     panes = [
         (pane, render_to_string(pane.template, {**pane.context, "club": club}, request))
         for pane in found.panes

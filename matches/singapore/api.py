@@ -218,7 +218,9 @@ class TableSessionViewSet(
         with their stakes, checked by the rules engine; the refused lines come back with
         their errors. At most 20,000 lines and 5 MB an upload (``SINGAPORE_IMPORT_MAX_MB``;
         ``manage.py import_hands`` for more);
-        the same file again imports nothing twice. A multipart body: ``players`` is a part
+        the same file again imports nothing twice. Lines out of the rotation's turn are
+        refused (naming who deals) unless an admin sends ``allow_out_of_turn``: then they go
+        in, marked, listed in ``out_of_turn``. A multipart body: ``players`` is a part
         holding JSON."""
         data = HandImportSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
@@ -257,6 +259,7 @@ class TableSessionViewSet(
             create_guests=fields["create_guests"],
             source=(fields["file"].name or "upload")[:200],
             workers=1,
+            allow_out_of_turn=fields["allow_out_of_turn"],
         )
         return Response(report.as_dict())
 
@@ -353,8 +356,9 @@ class TableSessionViewSet(
     def hands(self, request, pk=None):
         """GET: the table's hands in order. POST: record a hand (scorers and admins, in force
         at once; one of the two players, for the other to confirm). A hand the rules refuse
-        is a 400 with the engine's ``code``, ``message`` and ``at``; out of turn is a 409
-        unless a scorer or an admin gives ``override``, a reason; ``preview`` saves nothing."""
+        is a 400 with the engine's ``code``, ``message`` and ``at``; out of turn (the pair,
+        or who deals: the winner stays and deals) is a 409 naming who deals, unless an admin
+        gives ``override``, a reason (403 from anyone else); ``preview`` saves nothing."""
         session = self.get_object()
         if request.method == "GET":
             hands = list(self._hands(session))

@@ -231,7 +231,10 @@ class Hand(OutcomeSubject):
     out_of_turn = models.BooleanField(
         _("out of turn"),
         default=False,
-        help_text=_("Recorded out of the rotation's turn, allowed by a scorer or an admin."),
+        help_text=_(
+            "Recorded out of the rotation's turn: allowed by an admin with a reason, or "
+            "imported by an admin who allowed lines out of turn."
+        ),
     )
     # An idempotency key: an API client's ``Idempotency-Key``, or an imported line's.
     client_key = models.CharField(_("idempotency key"), max_length=100, blank=True)

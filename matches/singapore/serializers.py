@@ -207,6 +207,14 @@ class HandImportSerializer(StrictSerializer):
         max_digits=10, decimal_places=2, required=False, allow_null=True, min_value=Decimal("0.01")
     )
     create_guests = serializers.BooleanField(required=False, default=False)
+    allow_out_of_turn = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=gettext_lazy(
+            "Admins only (403 for anyone else): let in the lines out of the rotation's turn, "
+            "each marked on its hand; without it they are refused in the report."
+        ),
+    )
 
 
 class ImportRefusalSerializer(serializers.Serializer):
@@ -220,6 +228,10 @@ class ImportReportSerializer(serializers.Serializer):
     skipped = serializers.IntegerField(help_text=gettext_lazy("Imported before (the same lines)."))
     refused = ImportRefusalSerializer(many=True)
     sessions = serializers.ListField(child=serializers.IntegerField())
+    out_of_turn = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("The lines imported out of turn (allowed by an admin), marked."),
+    )
 
 
 class TableJoinSerializer(StrictSerializer):
@@ -280,7 +292,10 @@ class HandCreateSerializer(HandResultSerializer):
         required=False,
         allow_blank=True,
         max_length=1000,
-        help_text=gettext_lazy("Why a hand out of turn is allowed (scorers and admins)."),
+        help_text=gettext_lazy(
+            "Admins only (403 for anyone else): why a hand out of turn is allowed. Without "
+            "it, a hand whose pair or dealer is not the rotation's is a 409."
+        ),
     )
     preview = serializers.BooleanField(
         required=False, default=False, help_text=gettext_lazy("Check and answer; save nothing.")
@@ -342,7 +357,12 @@ class HandSerializer(serializers.Serializer):
     dealer = serializers.IntegerField()
     opponent = serializers.IntegerField()
     played_at = serializers.DateTimeField(allow_null=True)
-    out_of_turn = serializers.BooleanField()
+    out_of_turn = serializers.BooleanField(
+        help_text=gettext_lazy(
+            "Recorded out of the rotation's turn (an admin's override, or an import that "
+            "allowed it)."
+        )
+    )
     status = serializers.CharField()
     winner = serializers.ChoiceField(choices=["dealer", "opponent"])
     winner_cards = serializers.ListField(child=serializers.CharField())
@@ -417,7 +437,7 @@ def preview_data(session, dealer, opponent, body: dict, recorded, *, money: bool
         "dealer": dealer.pk,
         "opponent": opponent.pk,
         "played_at": None,
-        "out_of_turn": bool(body.get("override")),
+        "out_of_turn": recorded.out_of_turn,
         "status": "preview",
         "winner": checked.payload["winner"],
         "winner_cards": checked.payload["winner_cards"],

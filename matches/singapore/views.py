@@ -303,6 +303,10 @@ def new_hand(request, access, session_id):
     except ValidationError as error:
         form.add_refusal(error)
         return _render_hand_form(request, access, session, form, state=state)
+    except services.OutOfTurn as error:
+        # By the dealer: the winner stays and deals, and the message names who.
+        form.add_error("dealer", error.message)
+        return _render_hand_form(request, access, session, form, state=state, conflict=True)
     except Conflict as error:
         form.add_error(None, error.message)
         return _render_hand_form(request, access, session, form, state=state, conflict=True)
