@@ -180,3 +180,22 @@ def test_read_marks_one_and_the_bell_counts_what_is_unread(people, committed, cl
     assert scorer.get("/api/v1/notifications/").json()[0]["read"] is True
     assert client_of(people["member"]).get("/api/v1/notifications/").json() == []
     assert APIClient().get("/api/v1/notifications/").status_code == 401
+
+
+def test_check_in_waits_for_each_entrant_not_checked_in(people, committed):
+    from matches.sputo import services as sputo
+    from tests.sputo_world import new_tournament
+
+    club, admin = people["club"], people["admin"]
+    players = make_members(club, 3)
+    tournament = committed(lambda: new_tournament(club, admin))
+    committed(
+        lambda: sputo.update_tournament(tournament=tournament, by=admin, status="registration")
+    )
+    for player in players:
+        committed(lambda p=player: sputo.add_entrant(tournament=tournament, player=p, by=admin))
+    committed(lambda: sputo.update_tournament(tournament=tournament, by=admin, status="check_in"))
+    first, second = players[0].user, players[1].user
+    assert [k for k, _url in kinds(first)] == ["check_in"]
+    committed(lambda: sputo.check_in(tournament=tournament, player=players[0], by=first))
+    assert kinds(first) == [] and [k for k, _url in kinds(second)] == ["check_in"]
