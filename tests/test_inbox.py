@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def client_of(user):
-    client = APIClient()
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     client.force_authenticate(user)
     return client
 
