@@ -26,17 +26,6 @@ def kinds(user) -> list[tuple[str, str]]:
     return [(row["kind"], row["url"]) for row in response.json()]
 
 
-@pytest.fixture
-def committed(django_capture_on_commit_callbacks):
-    """Run a call as a request would: its after-commit work (the outbox) runs."""
-
-    def run(call):
-        with django_capture_on_commit_callbacks(execute=True):
-            return call()
-
-    return run
-
-
 def test_a_sputo_report_waits_for_the_opponent_and_leaves_when_confirmed(people, committed):
     club = people["club"]
     players = make_members(club, 4)
