@@ -188,3 +188,21 @@ def test_check_in_waits_for_each_entrant_not_checked_in(people, committed):
     assert [k for k, _url in kinds(first)] == ["check_in"]
     committed(lambda: sputo.check_in(tournament=tournament, player=players[0], by=first))
     assert kinds(first) == [] and [k for k, _url in kinds(second)] == ["check_in"]
+
+
+def test_an_invitation_mailed_to_someone_with_an_account_waits_in_their_inbox(
+    people, committed, make_user
+):
+    from clubs import services as clubs
+
+    club = people["club"]
+    guest_user = make_user("gina")
+    guest_user.email = "gina@example.org"
+    guest_user.save()
+    invitation = committed(
+        lambda: clubs.create_invitation(club=club, by=people["admin"], email="GINA@example.org")
+    )
+    assert kinds(guest_user) == [("invitation", invitation.get_absolute_url())]
+    assert kinds(people["admin"]) == []
+    committed(lambda: clubs.accept_invitation(token=invitation.token, user=guest_user))
+    assert kinds(guest_user) == []
