@@ -197,5 +197,5 @@ def test_the_player_section_and_the_club_night(world, on_commit):
     from django.template.loader import render_to_string
 
     text = render_to_string(night.text_template, night.context)
-    assert "Bruno: dare 280" in text and "Anna: avere 280" in text
+    assert "Bruno: owes 280" in text and "Anna: is owed 280" in text
     assert boards.club_night_section(world["club"], day=session.date.replace(year=2001)) is None

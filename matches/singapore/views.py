@@ -323,9 +323,9 @@ def hand(request, access, session_id, hand_id):
             pk__in={pid for v in views for pid in v.balances} | {found.dealer_id, found.opponent_id}
         )
     }
-    history = []
+    results = []  # each result reported for the hand, with its cards and transfers
     for view in views:
-        history.append(
+        results.append(
             {
                 "view": view,
                 "closing": closing_label(view.multiplier),
@@ -347,6 +347,7 @@ def hand(request, access, session_id, hand_id):
             "session": session,
             "hand": found,
             "current": current,
+            "results": results,
             "history": audit.history(found),
             "may": may,
         },

@@ -12,6 +12,7 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from circolo.public_pages import public_page
 from clubs.access import club_page
@@ -134,7 +135,8 @@ def new_game(request, access):
             if len(recorded) == 1:
                 messages.success(request, _("Game saved."))
                 return redirect("spazzumazz:game", slug=club.slug, game_id=recorded[0].pk)
-            messages.success(request, _("%(n)s games saved.") % {"n": len(recorded)})
+            saved = ngettext("%(n)s game saved.", "%(n)s games saved.", len(recorded))
+            messages.success(request, saved % {"n": len(recorded)})
             return redirect("spazzumazz:games", slug=club.slug)
     except ValidationError as error:
         # The rules engine's refusals of a pasted log are shown by the log, translated
