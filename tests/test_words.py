@@ -343,3 +343,17 @@ def test_the_provisional_mark_is_explained_in_words(
         )
     text = page(client, f"/clubs/{club.slug}/leaderboards/", "en", min_games=0).content.decode()
     assert "? after a rating: provisional" in text
+
+
+@pytest.mark.parametrize("language", ["it", "en"])
+def test_a_page_shows_an_engine_error_without_its_path_but_with_its_move(language):
+    from circolo.rule_errors import for_people, rules_validation_error
+    from rules.errors import UnknownCardError
+
+    with translation.override(language):
+        error = rules_validation_error(UnknownCardError("11H", at="loser[8]"), field="record")
+        assert "loser[8]" in error.messages[0]  # the API's message keeps it
+        (shown,) = for_people(error, "record")
+        assert "loser" not in shown and "11H" in shown
+        moved = rules_validation_error([{"code": "too_low", "message": "5H < 9S", "at": 4}])
+        assert "4" in for_people(moved)[0]

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from circolo.errors import Conflict
+from circolo.rule_errors import for_people
 from clubs.access import access_club, club_page
 from clubs.models import Player, Role
 from matches.results import audit, steps
@@ -37,7 +38,7 @@ def _tournament(access, tournament_id) -> Tournament:
 
 def _errors(request, error) -> None:
     if isinstance(error, ValidationError):
-        for message in error.messages:
+        for message in for_people(error):
             messages.error(request, message)
     else:
         messages.error(request, str(error))
