@@ -164,6 +164,14 @@ class Tournament(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("sputo:tournament", args=[self.club.slug, self.pk])
 
+    def inbox_subjects(self) -> list:
+        """The matches whose inbox a step on the tournament (its draw) may change."""
+        return list(
+            self.matches.select_related(
+                "tournament", "club", "player_a", "player_b", "tournament__house_rules"
+            )
+        )
+
     @property
     def is_open_for_changes(self) -> bool:
         return self.status in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
