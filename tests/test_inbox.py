@@ -139,8 +139,8 @@ def test_a_payment_waits_for_the_payee_and_leaves_when_confirmed(people, committ
     )
     assert [k for k, _url in kinds(people["scorer"])] == ["confirm_payment"]
     assert kinds(people["member"]) == []
-    text = client_of(people["scorer"]).get("/api/v1/notifications/").json()[0]["text"]
-    assert "paid you 5.00 EUR" in text
+    notes = client_of(people["scorer"]).get("/api/v1/notifications/", HTTP_ACCEPT_LANGUAGE="en")
+    assert "paid you 5.00 EUR" in notes.json()[0]["text"]
     committed(lambda: ledger.confirm_payment(payment=payment, by=people["scorer"]))
     assert kinds(people["scorer"]) == []
 

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from circolo.errors import Conflict
+from circolo.rule_errors import for_people
 from clubs.access import ClubAccess, club_page
 from clubs.models import Role
 from matches.results import steps
@@ -96,7 +97,7 @@ class StepPage:
 
 def _message(request, error) -> None:
     if isinstance(error, ValidationError):
-        for text in error.messages:
+        for text in for_people(error):
             messages.error(request, text)
     elif isinstance(error, Conflict):
         messages.error(request, error.message)
