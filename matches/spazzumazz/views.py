@@ -204,6 +204,16 @@ class GamePage(StepPage):
     def done(self, step, subject):
         return _("Done.")
 
+    def void_words(self, subject):
+        return {
+            "title": _("Void the game"),
+            "question": _("Void this game's result?"),
+            "consequence": _(
+                "The game stops counting for the leaderboards, the idiot's title and the "
+                "players' pages. The void is kept in the history and cannot be undone."
+            ),
+        }
+
     def payload(self, step, request, access, subject):
         raw = request.POST.get("order")
         order = ids_of(raw) if raw else None

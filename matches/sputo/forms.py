@@ -108,8 +108,13 @@ class ResultForm(forms.Form):
                     "name": names[value[-1]]
                 }
             other.append((value, label))
+        # Radio buttons, one per line (``other-choice`` in sputo.css): a select's options
+        # iterated in a template render as bare text, with nothing to choose.
         self.fields["other"] = forms.ChoiceField(
-            label=gettext_lazy("Something else"), choices=other, required=False
+            label=gettext_lazy("Something else"),
+            choices=other,
+            required=False,
+            widget=forms.RadioSelect(attrs={"class": "other-choice"}),
         )
 
     def bound_games(self):

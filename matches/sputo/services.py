@@ -11,6 +11,7 @@ same plan a correction's preview shows.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 from circolo.errors import Conflict, not_found
 from clubs.access import access_club
 from clubs.models import Club, Player, Role
+from clubs.services import add_guest
 from matches.boards.models import PlayerRating
 from matches.results import steps
 from matches.results.adapters import adapter_for
@@ -188,6 +190,87 @@ def add_entrant(*, tournament: Tournament, player: Player, by) -> Entrant:
     )
     _audit_tournament(tournament, action="enter", by=by, data={"player": player.pk})
     return entrant
+
+
+@dataclass(frozen=True)
+class BulkEntry:
+    """What :func:`add_entrants` did: the new entrants in the order given, and the guests it
+    created on the way (by name)."""
+
+    entrants: list[Entrant]
+    new_guests: list[Player]
+
+
+def _names(lines) -> list[str]:
+    """Pasted names, one a line: spaces tidied, blank lines dropped."""
+    return [" ".join(str(line).split()) for line in lines if str(line).strip()]
+
+
+@transaction.atomic
+def add_entrants(
+    *, tournament: Tournament, by, players: list[Player] = (), names: list[str] = ()
+) -> BulkEntry:
+    """Enter many at once (scorers and admins): ``players`` ticked from the club's list, and
+    ``names`` pasted one a line. A name is the club's player of that name (any case), or a
+    new guest created by that name. All or nothing: a player already entered, named twice
+    or not of this club refuses the whole list, each problem named
+    (``ValidationError`` on ``players`` / ``names``), and no guest is created."""
+    access = access_club(by, tournament.club, at_least=Role.SCORER)
+    tournament = _locked(tournament)
+    club = tournament.club
+    if tournament.status not in BEFORE_DRAW:
+        raise Conflict(_("Entries are closed: the draw is made."))
+    if tournament.status == TournamentStatus.DRAFT and not access.is_admin:
+        raise Conflict(_("Registration is not open yet."))
+    names = _names(names)
+    if not players and not names:
+        raise ValidationError({"players": _("Tick the players present or paste their names.")})
+    entered = set(tournament.entrants.values_list("player_id", flat=True))
+    known = {p.display_name.casefold(): p for p in club.players.active()}
+    problems: dict[str, list[str]] = {"players": [], "names": []}
+    chosen: list[tuple[Player | None, str]] = []  # (a player, or None: a guest to create)
+    seen: set = set()
+
+    def take(field: str, player: Player | None, name: str) -> None:
+        key = player.pk if player else name.casefold()
+        if key in seen:
+            problems[field].append(_("%(name)s is listed twice.") % {"name": name})
+        elif player is not None and player.pk in entered:
+            problems[field].append(_("%(name)s is already entered.") % {"name": name})
+        else:
+            seen.add(key)
+            chosen.append((player, name))
+
+    for player in players:
+        if player.club_id != club.pk or player.merged_into_id is not None:
+            problems["players"].append(
+                _("%(name)s is not a player of this club.") % {"name": player.display_name}
+            )
+        else:
+            take("players", player, player.display_name)
+    for name in names:
+        if len(name) > Player._meta.get_field("display_name").max_length:
+            problems["names"].append(_("A name can be at most 80 characters long."))
+            continue
+        player = known.get(name.casefold())
+        take("names", player, player.display_name if player else name)
+    if problems["players"] or problems["names"]:
+        raise ValidationError({field: found for field, found in problems.items() if found})
+    late = timezone.now() if tournament.status == TournamentStatus.CHECK_IN else None
+    new_guests, entrants = [], []
+    for player, name in chosen:
+        if player is None:
+            player = add_guest(club=club, display_name=name)
+            new_guests.append(player)
+        entrants.append(Entrant(tournament=tournament, player=player, checked_in_at=late))
+    Entrant.objects.bulk_create(entrants)
+    _audit_tournament(
+        tournament,
+        action="enter_many",
+        by=by,
+        data={"players": [e.player_id for e in entrants], "guests": [g.pk for g in new_guests]},
+    )
+    return BulkEntry(entrants=entrants, new_guests=new_guests)
 
 
 @transaction.atomic

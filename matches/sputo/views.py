@@ -149,6 +149,9 @@ def bracket_page(request, access, tournament_id):
 @club_page(at_least=Role.ADMIN)
 def tournament_update(request, access, tournament_id):
     tournament = _tournament(access, tournament_id)
+    if request.POST.get("status") == TournamentStatus.CANCELLED:
+        # Cancelling cannot be undone: it asks first, on its confirmation page.
+        return redirect("sputo:cancel", slug=access.club.slug, tournament_id=tournament.pk)
     if "status" in request.POST:
         status = request.POST["status"]
         _act(
@@ -207,19 +210,6 @@ def enter(request, access, tournament_id):
     return _for_a_player(
         request, access, tournament_id, services.add_entrant, _("%(name)s is entered.")
     )
-
-
-@require_POST
-@club_page(at_least=Role.MEMBER)
-def remove_entry(request, access, tournament_id, entrant_id):
-    tournament = _tournament(access, tournament_id)
-    entrant = get_object_or_404(tournament.entrants.select_related("player"), pk=entrant_id)
-    _act(
-        request,
-        lambda: services.remove_entrant(entrant=entrant, by=request.user),
-        _("Entry withdrawn."),
-    )
-    return redirect(tournament)
 
 
 @require_POST
