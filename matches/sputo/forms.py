@@ -84,7 +84,7 @@ class ResultForm(forms.Form):
                 label=_("Game %(n)s: who won?") % {"n": n},
                 choices=[(str(a.pk), a.display_name), (str(b.pk), b.display_name)],
                 widget=forms.RadioSelect(attrs={"class": "big-choice"}),
-                required=n == 1,
+                required=False,  # the first game is needed unless "something else" (clean)
             )
             cards = forms.IntegerField(
                 label=_("Cards left to the loser"),
@@ -122,6 +122,9 @@ class ResultForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        first = self.games[0][1]
+        if not data.get("other") and not data.get(first) and first not in self.errors:
+            self.add_error(first, _("Who won the first game?"))
         for _n, w, c in self.games:
             if data.get(w) and not data.get(c):
                 self.add_error(c, _("How many cards did the loser have left?"))

@@ -307,7 +307,8 @@ class MatchPage(StepPage):
         post = request.POST
         if step == "decide":
             form = ResultForm(post, match=subject, prefix="decide")
-            return form.payload() if form.is_valid() and post.get("decide-winner_1") else None
+            given = post.get("decide-winner_1") or post.get("decide-other")
+            return form.payload() if form.is_valid() and given else None
         prefix = "correct" if step == "correct" else None
         form = ResultForm(post, match=subject, prefix=prefix)
         if not form.is_valid():
