@@ -27,10 +27,12 @@ SIZES = {"phone": (390, 844), "desktop": (1366, 900)}
 LANGUAGES = {"it": "it-IT", "en": "en-GB"}
 
 
-def device(browser, *, language="it", size="phone"):  # noqa: F811
+def device(browser, *, language="it", size="phone", script=True):  # noqa: F811
     width, height = SIZES[size]
     context = browser.new_context(
-        locale=LANGUAGES[language], viewport={"width": width, "height": height}
+        locale=LANGUAGES[language],
+        viewport={"width": width, "height": height},
+        java_script_enabled=script,
     )
     page = context.new_page()
     page.set_default_timeout(20000)
@@ -215,3 +217,11 @@ def test_screenshots_of_the_changed_pages(live_server, browser, make_user):  # n
                 if size == "phone":
                     assert fits(page), name
             context.close()
+    # Without JavaScript: lists of seats and places instead of taps, no ids to type.
+    context, page = device(browser, script=False)
+    log_in(page, live_server.url, "ada")
+    for name in ("spazzumazz-correct", "match-walkover"):
+        page.goto(f"{live_server.url}{pages[name][0]}")
+        page.screenshot(path=f"{SHOTS}/{name}-it-phone-nojs.png", full_page=True)
+        assert fits(page), name
+    context.close()

@@ -114,6 +114,7 @@ def tournament_detail(request, access, tournament_id):
             for status in sorted(services.MOVES[tournament.status])
         ],
         "refresh": REFRESH_SECONDS,
+        "can_cancel": TournamentStatus.CANCELLED in services.MOVES[tournament.status],
     }
     if tournament.is_drawn:
         context["bracket"] = reads.bracket_of(tournament)
