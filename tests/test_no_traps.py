@@ -59,6 +59,22 @@ def test_a_walkover_chosen_on_the_match_page_is_the_result(client, people):
     assert match.result == "walkover"
 
 
+def test_a_dispute_is_decided_with_a_walkover_chosen_on_the_page(client, people):
+    club, admin = people["club"], people["admin"]
+    players = make_members(club, 2)
+    tournament = drawn(club, admin, players)
+    match = match_at(tournament, 1, 0)
+    steps.report_outcome(subject=match, payload=win(match, match.player_a), by=players[0].user)
+    steps.dispute_outcome(subject=match, by=players[1].user, reason="Non ho giocato")
+    url = f"/clubs/{club.slug}/tournaments/{tournament.pk}/matches/{match.pk}/decide/"
+    response = logged_in(client, admin).post(
+        url, {"uphold": "no", "decide-other": "walkover_b", "note": "Assente"}
+    )
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert (match.result, match.winner_id) == ("walkover", match.player_b_id)
+
+
 # --- Cancelling a tournament ------------------------------------------------------------------
 
 
@@ -191,9 +207,11 @@ def test_a_table_closed_the_night_before_stays_closed(api, tables):
         closed_at=timezone.now() - timedelta(hours=13)
     )
     api.force_authenticate(tables["admin"])
-    response = api.post(f"/api/v1/table-sessions/{session.pk}/reopen/")
+    response = api.post(f"/api/v1/table-sessions/{session.pk}/reopen/", HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 409
-    assert "same night" in str(response.json())
+    assert "same night" in response.json()["detail"]
+    session.refresh_from_db()
+    assert not session.is_open
 
 
 def test_the_api_reopens_a_table_for_an_admin(api, tables):
