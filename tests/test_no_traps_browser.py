@@ -145,6 +145,31 @@ def test_cancelling_a_running_tournament_lists_what_is_lost_on_a_phone(
     context.close()
 
 
+def test_a_game_is_corrected_by_tapping_the_players(live_server, browser, make_user):  # noqa: F811
+    admin = make_user("ada")
+    club = club_services.create_club(name="Circolo Spazz", founder=admin, city="Lecce")
+    players = [
+        club_services.add_guest(club=club, display_name=n) for n in ("Anna", "Bruno", "Carla")
+    ]
+    game, _ = record_spazzumazz_game(
+        club=club, players=players, by=admin, finish_order=[p.pk for p in players]
+    )
+    context, page = device(browser, language="en")
+    log_in(page, live_server.url, "ada")
+    page.goto(f"{live_server.url}/clubs/{club.slug}/spazzumazz/{game.pk}/")
+    save = page.locator("#fix-save")
+    assert save.is_disabled()
+    for name in ("Carla", "Anna"):  # Bruno is left: the idiot
+        page.click(f"#fix-form button.tap:has-text('{name}')")
+    assert page.locator("#fix-idiot").inner_text() == "Idiot: Bruno"
+    page.fill("#fix-reason", "Ordine sbagliato")
+    with page.expect_navigation():
+        save.click()
+    assert page.locator("#finish-order li").all_inner_texts() == ["Carla", "Anna", "Bruno (idiot)"]
+    assert fits(page)
+    context.close()
+
+
 def _pages(live_server, make_user):
     """Every page this issue changed, by name: its address (and what to do on it)."""
     admin = make_user("ada")

@@ -57,6 +57,7 @@
     var nameOf = {};
     buttons2.forEach(function (b) { nameOf[b.dataset.player] = b.dataset.name; });
     show(form.querySelector(".tap-grid"));
+    show(form.querySelector(".tap-help"));
     show(another);
     show(undo);
     var render = function () {
