@@ -5,7 +5,7 @@ players at once (tick the members present, paste names; guests made on the fly).
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -56,6 +56,8 @@ def remove_entry(request, access, tournament_id, entrant_id):
     service refuses and the page says to report a walkover)."""
     tournament = _tournament(access, tournament_id)
     entrant = get_object_or_404(tournament.entrants.select_related("player"), pk=entrant_id)
+    if not (access.is_scorer or entrant.player.user_id == request.user.pk):
+        raise PermissionDenied(_("Only the player, a scorer or an admin may withdraw an entry."))
     url = tournament.get_absolute_url()
     names = {"name": entrant.player.display_name, "tournament": tournament.name}
     if tournament.status not in BEFORE_DRAW:
