@@ -142,18 +142,49 @@ def test_withdrawing_an_entry_asks_first(client, people):
     assert not Entrant.objects.filter(pk=entrant.pk).exists()
 
 
-def test_after_the_draw_the_withdrawal_page_says_to_report_a_walkover(client, people):
+def test_after_the_draw_a_scorer_is_told_to_report_a_walkover(client, people):
     club, admin = people["club"], people["admin"]
     players = make_members(club, 2)
     tournament = drawn(club, admin, players)
     entrant = tournament.entrants.first()
     url = f"/clubs/{club.slug}/tournaments/{tournament.pk}/entrants/{entrant.pk}/withdraw/"
-    page = logged_in(client, admin).get(url)
+    page = logged_in(client, people["scorer"]).get(url)
     assert "report a walkover" in page.content.decode()
     refused = client.post(url)
     assert refused.status_code == 200
     assert "report a walkover instead" in refused.content.decode()
     assert Entrant.objects.filter(pk=entrant.pk).exists()
+
+
+def test_after_the_draw_an_admin_withdraws_a_player_by_a_walkover_asked_first(client, people):
+    club, admin = people["club"], people["admin"]
+    players = make_members(club, 4)
+    tournament = drawn(club, admin, players)
+    match = match_at(tournament, 1, 0)
+    leaving = tournament.entrants.get(player=match.player_a)
+    url = f"/clubs/{club.slug}/tournaments/{tournament.pk}/entrants/{leaving.pk}/withdraw/"
+    page = logged_in(client, admin).get(url)
+    body = page.content.decode()
+    assert f"goes to {match.player_b.display_name} by walkover" in body
+    match.refresh_from_db()
+    assert match.result == ""
+    assert client.post(url).status_code == 302
+    match.refresh_from_db()
+    assert (match.result, match.winner_id) == ("walkover", match.player_b_id)
+
+
+def test_a_player_waiting_for_an_opponent_cannot_be_withdrawn_yet(client, people):
+    club, admin = people["club"], people["admin"]
+    players = make_members(club, 4)
+    tournament = drawn(club, admin, players)
+    first = match_at(tournament, 1, 0)
+    steps.report_outcome(subject=first, payload=win(first, first.player_a), by=admin)
+    waiting = tournament.entrants.get(player=first.player_a)
+    url = f"/clubs/{club.slug}/tournaments/{tournament.pk}/entrants/{waiting.pk}/withdraw/"
+    refused = logged_in(client, admin).post(url)
+    assert refused.status_code == 200
+    assert "no match to play now" in refused.content.decode()
+    assert not tournament.matches.filter(result="walkover").exists()
 
 
 # --- Closing and reopening a table ------------------------------------------------------------

@@ -1,8 +1,11 @@
 """The tournament pages that ask first or take many at once: cancelling a tournament and
-withdrawing an entry (the one confirmation page, ``clubs.confirm``), and entering many
+withdrawing an entry (the one confirmation page, ``clubs.confirm``; after the draw an admin
+withdraws a player by giving their match to the opponent by walkover), and entering many
 players at once (tick the members present, paste names; guests made on the fly)."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -50,21 +53,50 @@ def cancel(request, access, tournament_id):
     )
 
 
+def _after_the_draw(access, entrant, names: dict) -> tuple:
+    """What withdrawing a player from a running tournament does (admins): the service,
+    and the consequence in words."""
+    if not (access.is_admin and entrant.tournament.status == TournamentStatus.RUNNING):
+        return (
+            partial(services.remove_entrant, entrant=entrant),
+            _(
+                "After the draw an entry cannot be withdrawn: report a walkover in the "
+                "player's match instead."
+            ),
+        )
+    match = services.match_to_play(entrant)
+    if match is None:
+        consequence = (
+            _(
+                "%(name)s has no match to play now (out already, or the next opponent is not "
+                "known yet): withdraw them once their next match is ready."
+            )
+            % names
+        )
+    else:
+        other = match.player_b if match.player_a_id == entrant.player_id else match.player_a
+        consequence = _(
+            "%(name)s's match against %(opponent)s (%(round)s) goes to %(opponent)s by "
+            "walkover, and %(name)s leaves the tournament. Only a correction of that match "
+            "can change it."
+        ) % {**names, "opponent": other.display_name, "round": match.round_label}
+    return partial(services.withdraw_after_draw, entrant=entrant), consequence
+
+
 @club_page(at_least=Role.MEMBER)
 def remove_entry(request, access, tournament_id, entrant_id):
-    """GET: the confirmation; POST: the entry withdrawn (before the draw; after it the
-    service refuses and the page says to report a walkover)."""
+    """GET: the confirmation; POST: the entry withdrawn before the draw, or, after it, the
+    player's match given to the opponent by walkover (admins)."""
     tournament = _tournament(access, tournament_id)
     entrant = get_object_or_404(tournament.entrants.select_related("player"), pk=entrant_id)
+    entrant.tournament = tournament
     if not (access.is_scorer or entrant.player.user_id == request.user.pk):
         raise PermissionDenied(_("Only the player, a scorer or an admin may withdraw an entry."))
     url = tournament.get_absolute_url()
     names = {"name": entrant.player.display_name, "tournament": tournament.name}
+    service = partial(services.remove_entrant, entrant=entrant)
     if tournament.status not in BEFORE_DRAW:
-        consequence = _(
-            "After the draw an entry cannot be withdrawn: report a walkover in the player's "
-            "match instead."
-        )
+        service, consequence = _after_the_draw(access, entrant, names)
     elif entrant.checked_in_at:
         consequence = _(
             "The entry and its check-in are removed; entering again is possible only while "
@@ -75,7 +107,7 @@ def remove_entry(request, access, tournament_id, entrant_id):
     return confirm_page(
         request,
         access,
-        act=lambda: services.remove_entrant(entrant=entrant, by=request.user),
+        act=lambda: service(by=request.user),
         done=_("Entry withdrawn."),
         then=url,
         back=url,

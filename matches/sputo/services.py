@@ -286,6 +286,49 @@ def remove_entrant(*, entrant: Entrant, by) -> None:
     _audit_tournament(tournament, action="withdraw_entry", by=by, data={"player": player})
 
 
+def match_to_play(entrant: Entrant) -> TournamentMatch | None:
+    """The match ``entrant``'s player is due to play now (both seats known, no result)."""
+    pk = entrant.player_id
+    return (
+        entrant.tournament.matches.filter(Q(player_a_id=pk) | Q(player_b_id=pk), result="")
+        .filter(player_a__isnull=False, player_b__isnull=False, needs_resolution=False)
+        .select_related("player_a", "player_b", "tournament")
+        .order_by("round")
+        .first()
+    )
+
+
+@transaction.atomic
+def withdraw_after_draw(*, entrant: Entrant, by) -> TournamentMatch:
+    """A player leaves a running tournament (admins): the match they are due to play goes
+    to the opponent by walkover, through the result cycle (in force at once, audited; only
+    a correction changes it). A player with no match to play now (out already, or the next
+    opponent not known yet) cannot be withdrawn yet: a ``Conflict`` that says so."""
+    access_club(by, entrant.tournament.club, at_least=Role.ADMIN)
+    tournament = _locked(entrant.tournament)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(_("After the draw a player cannot withdraw; report a walkover instead."))
+    match = match_to_play(entrant)
+    if match is None:
+        raise Conflict(
+            _(
+                "%(name)s has no match to play now (out already, or the next opponent is "
+                "not known yet): withdraw them once their next match is ready."
+            )
+            % {"name": entrant.player.display_name}
+        )
+    mine_a = match.player_a_id == entrant.player_id
+    opponent = match.player_b_id if mine_a else match.player_a_id
+    steps.report_outcome(subject=match, payload={"walkover": opponent}, by=by)
+    _audit_tournament(
+        tournament,
+        action="withdraw_after_draw",
+        by=by,
+        data={"player": entrant.player_id, "match": match.pk},
+    )
+    return match
+
+
 @transaction.atomic
 def set_manual_seed(*, entrant: Entrant, seed: int | None, by) -> Entrant:
     access_club(by, entrant.tournament.club, at_least=Role.ADMIN)
