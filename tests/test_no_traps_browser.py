@@ -217,6 +217,12 @@ def _pages(live_server, make_user):
         "match-walkover": (second.get_absolute_url(), "#report-form details.other-result summary"),
         "cancel-tournament": (f"{t}/{tournament.pk}/cancel/", None),
         "withdraw-entry": (f"{t}/{open_one.pk}/entrants/{entrant.pk}/withdraw/", None),
+        "withdraw-after-draw": (
+            f"{t}/{tournament.pk}/entrants/{tournament.entrants.get(player=second.player_a).pk}"
+            "/withdraw/",
+            None,
+        ),
+        "tournament-running": (tournament.get_absolute_url(), None),
         "tournament-entrants": (open_one.get_absolute_url(), None),
         "enter-many": (f"{t}/{open_one.pk}/entrants/add/", None),
         "close-table": (f"/clubs/{c}/tables/{session.pk}/close/", None),
