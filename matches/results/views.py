@@ -120,7 +120,7 @@ def _void(request, access, page: StepPage, subject) -> HttpResponse:
         done=page.done("void", subject),
         then=url,
         back=url,
-        button=_("Void"),
+        button=_("Yes, void it"),
         reason=_("Why?"),
         **page.void_words(subject),
     )

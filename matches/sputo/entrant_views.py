@@ -49,7 +49,7 @@ def cancel(request, access, tournament_id):
             "stay as they are, for the record."
         ),
         lost=reads.cancel_losses(tournament),
-        button=_("Cancel the tournament"),
+        button=_("Yes, cancel the tournament"),
     )
 
 

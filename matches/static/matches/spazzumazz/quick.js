@@ -54,6 +54,8 @@
     var list = form.querySelector(".queued-list");
     // A decision may uphold the report without any order: its save stays enabled.
     var optional = form.hasAttribute("data-optional");
+    // Tapping another order in a decision means rejecting the report.
+    var reject = form.querySelector("input[name=uphold][value=no]");
     var nameOf = {};
     buttons2.forEach(function (b) { nameOf[b.dataset.player] = b.dataset.name; });
     show(form.querySelector(".tap-grid"));
@@ -68,6 +70,7 @@
       mark(buttons2, order);
       var done = order.length === size;
       value.value = done ? order.join(",") : "";
+      if (done && reject) { reject.checked = true; }
       var waiting = queued ? queued.children.length : 0;
       if (save) { save.disabled = !optional && !done && waiting === 0; }
       if (another) { another.disabled = !done; }
