@@ -226,7 +226,7 @@ def close(request, access, session_id):
         question=_("Close %(table)s?") % {"table": session.name},
         consequence=_(
             "No more hands or seat changes at this table; results can still be confirmed "
-            "and corrected. An admin may reopen it until %(time)s."
+            "and corrected. Until %(time)s an admin may reopen it."
         )
         % {"time": formats.date_format(timezone.localtime(until), "SHORT_DATETIME_FORMAT")},
         button=_("Close the table"),
