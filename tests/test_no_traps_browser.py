@@ -99,7 +99,7 @@ def test_a_confirmation_page_fits_a_phone_in_italian_and_asks_before_closing(
     page.goto(table_url)
     page.click("#close-link")
     page.wait_for_selector("form.confirm")
-    assert page.locator("h2").inner_text() == "Chiudi il tavolo"
+    assert page.locator("#confirm-title").inner_text() == "Chiudi il tavolo"
     assert "Chiudere Tavolo 1?" in page.inner_text("form.confirm")
     button = page.locator("#confirm-button")
     box = button.bounding_box()

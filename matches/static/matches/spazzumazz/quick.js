@@ -107,6 +107,15 @@
         render();
       });
     }
+    if (queued) {
+      // Kept on the phone without network (circolo/static/circolo/offline.js): a clean
+      // sheet for the next game.
+      form.addEventListener("circolo:kept", function () {
+        queued.replaceChildren();
+        order = [];
+        render();
+      });
+    }
     render();
   }
   Array.from(document.querySelectorAll("form.tap-order")).forEach(tapOrder);
