@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def client_of(user):
-    client = APIClient()
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     client.force_authenticate(user)
     return client
 
@@ -24,17 +24,6 @@ def kinds(user) -> list[tuple[str, str]]:
     response = client_of(user).get("/api/v1/notifications/")
     assert response.status_code == 200
     return [(row["kind"], row["url"]) for row in response.json()]
-
-
-@pytest.fixture
-def committed(django_capture_on_commit_callbacks):
-    """Run a call as a request would: its after-commit work (the outbox) runs."""
-
-    def run(call):
-        with django_capture_on_commit_callbacks(execute=True):
-            return call()
-
-    return run
 
 
 def test_a_sputo_report_waits_for_the_opponent_and_leaves_when_confirmed(people, committed):
