@@ -21,6 +21,7 @@ from circolo.public_pages import public_page
 from clubs import accounts, club_page, services
 from clubs.access import club_page as club_view
 from clubs.account_views import remember_sign_up
+from clubs.confirm import confirm_page
 from clubs.forms import (
     HOUSE_RULE_FORMS,
     ClubForm,
@@ -178,50 +179,6 @@ def _to_members(club: Club):
     return redirect("clubs:members", slug=club.slug)
 
 
-def _confirm_page(
-    request,
-    access,
-    *,
-    act,
-    done: str,
-    then: str,
-    title: str,
-    question: str,
-    consequence: str,
-    button: str,
-    back: str,
-    hidden: dict | None = None,
-    refused: str | None = None,
-):
-    """A confirmation page before a step that cannot be taken back (no JavaScript needed).
-
-    GET asks ``question``; POST runs ``act()`` (the service) and, done, goes to the URL ``then``
-    with the message ``done``; a service's refusal shows on the page again (as ``refused``,
-    where given, instead of the service's own words).
-    """
-    error = None
-    if request.method == "POST":
-        try:
-            act()
-        except ValidationError as refusal:
-            error = ValidationError(refused) if refused else refusal
-        else:
-            messages.success(request, done)
-            return redirect(then)
-    context = {
-        "access": access,
-        "club": access.club,
-        "title": title,
-        "question": question,
-        "consequence": consequence,
-        "button": button,
-        "error": error,
-        "hidden": hidden or {},
-        "back": back,
-    }
-    return render(request, "clubs/confirm.html", context)
-
-
 @club_view(at_least=Role.MEMBER)
 def members(request, access):
     return _members_page(request, access)
@@ -272,7 +229,7 @@ def rename_guest(request, access, player_id):
 def remove_guest(request, access, player_id):
     club = access.club
     guest = _guest_of(club, player_id)
-    return _confirm_page(
+    return confirm_page(
         request,
         access,
         act=lambda: services.remove_guest(player=guest),
@@ -323,7 +280,7 @@ def remove_member(request, access, membership_id):
     name = _member_name(membership)
     if membership.user_id == request.user.pk:
         return redirect("clubs:leave", slug=club.slug)
-    return _confirm_page(
+    return confirm_page(
         request,
         access,
         act=lambda: services.remove_member(membership=membership),
@@ -353,7 +310,7 @@ def merge_guest(request, access):
         return _members_page(request, access, merge_form=form)
     source, target = form.cleaned_data["source"], form.cleaned_data["target"]
     names = {"guest": source.display_name, "name": target.display_name}
-    return _confirm_page(
+    return confirm_page(
         request,
         access,
         act=lambda: services.merge_players(source=source, target=target),
@@ -376,7 +333,7 @@ def merge_guest(request, access):
 def leave(request, access):
     club = access.club
     membership = get_object_or_404(Membership, club=club, user=request.user)
-    return _confirm_page(
+    return confirm_page(
         request,
         access,
         act=lambda: services.remove_member(membership=membership),
@@ -586,7 +543,7 @@ def delete_season(request, access, season_id):
     club = access.club
     season = get_object_or_404(Season, club=club, pk=season_id)
     back = reverse("clubs:settings", args=[club.slug]) + "#seasons"
-    return _confirm_page(
+    return confirm_page(
         request,
         access,
         act=lambda: services.delete_season(season=season),

@@ -29,12 +29,13 @@ from tests.permission_matrix import (
 )
 from tests.singapore_helpers import CLOSING, SEVENTY
 
-MEMBER, SCORER = Role.MEMBER, Role.SCORER
+MEMBER, SCORER, ADMIN = Role.MEMBER, Role.SCORER, Role.ADMIN
 
 # Tables are for members: the outsider gets a 404 even in a public club.
 SEEN = (A, 404, 200, 200, 200)
 SCORERS = (A, 404, 403, 200, 200)
 SCORERS_CREATE = (A, 404, 403, 201, 201)
+ADMINS = (A, 404, 403, 403, 200)
 
 
 def result(dealer, opponent, **extra):
@@ -92,7 +93,9 @@ def extend_world(world):
             payload=result(bea_p, c.spare),
         ).hand
         steps.dispute_outcome(subject=disputed, by=sam, reason="Le carte non tornano")
+        closed = services.close_table(session=table([c.guest, c.spare], "Tavolo 5"), by=ada)
         c.extra.update(
+            closed=closed,
             table=open_table,
             done=done,
             hand=hand,
@@ -129,6 +132,7 @@ API = [
     ("ts-update", "put", f"{TS}/{{table}}/", lambda c: {"name": "x"}, NOT_ALLOWED, None),
     ("ts-delete", "delete", f"{TS}/{{table}}/", None, NOT_ALLOWED, None),
     ("ts-close", "post", f"{TS}/{{table}}/close/", None, SCORERS, SCORERS),
+    ("ts-reopen", "post", f"{TS}/{{closed}}/reopen/", None, ADMINS, ADMINS),
     (
         "ts-join",
         "post",
@@ -253,7 +257,10 @@ PAGES = [
     ("seat-out", "post", f"{T}/{{table}}/seats/{{guest}}/sit-out/", None, *pages(SCORER, ok=302)),
     ("seat-get", "get", f"{T}/{{table}}/seats/{{guest}}/leave/", None, POST_ONLY, POST_ONLY),
     ("close", "post", f"{T}/{{table}}/close/", None, *pages(SCORER, ok=302)),
-    ("close-get", "get", f"{T}/{{table}}/close/", None, POST_ONLY, POST_ONLY),
+    # Closing asks first: GET is its confirmation page, changing nothing.
+    ("close-get", "get", f"{T}/{{table}}/close/", None, *pages(SCORER)),
+    ("reopen", "post", f"{T}/{{closed}}/reopen/", None, *pages(ADMIN, ok=302)),
+    ("reopen-get", "get", f"{T}/{{closed}}/reopen/", None, POST_ONLY, POST_ONLY),
     ("new-hand-form", "get", f"{T}/{{table}}/hands/new/", None, *pages(MEMBER)),
     (
         "new-hand",
@@ -292,7 +299,16 @@ PAGES = [
         lambda c: {"reason": "Va bene"},
         *pages(SCORER, ok=302),
     ),
-    ("void-get", "get", f"{T}/{{done}}/hands/{{hand}}/void/", None, POST_ONLY, POST_ONLY),
+    # Voiding asks first: GET is its confirmation page, changing nothing.
+    ("void-get", "get", f"{T}/{{done}}/hands/{{hand}}/void/", None, *pages(SCORER)),
+    (
+        "confirm-get",
+        "get",
+        f"{T}/{{reported_table}}/hands/{{reported}}/confirm/",
+        None,
+        POST_ONLY,
+        POST_ONLY,
+    ),
     ("sheet", "get", f"{T}/{{done}}/sheet/", None, *pages(MEMBER)),
     ("sheet-csv", "get", f"{T}/{{done}}/sheet.csv", None, *pages(MEMBER)),
 ]

@@ -239,9 +239,18 @@ PAGES = [
         (LOGIN, 404, 403, 302, 302),
     ),
     (
-        "step-get",
+        # Voiding asks first: GET is its confirmation page, changing nothing.
+        "step-void-get",
         "get",
         "/clubs/{slug}/spazzumazz/{confirmed}/void/",
+        None,
+        (LOGIN, 403, 403, 200, 200),
+        (LOGIN, 404, 403, 200, 200),
+    ),
+    (
+        "step-get",
+        "get",
+        "/clubs/{slug}/spazzumazz/{reported}/confirm/",
         None,
         (405, 405, 405, 405, 405),
         (405, 405, 405, 405, 405),

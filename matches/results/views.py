@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 from circolo.errors import Conflict
 from circolo.rule_errors import for_people
 from clubs.access import ClubAccess, club_page
+from clubs.confirm import confirm_page
 from clubs.models import Role
 from matches.results import steps
 from matches.results.adapters import adapter_of_game
@@ -94,6 +95,37 @@ class StepPage:
         """Show a refusal by the form instead of as a message (None: as a message)."""
         return None
 
+    def void_words(self, subject) -> dict:
+        """The confirmation page of a void: its ``title``, ``question`` and
+        ``consequence`` (a game says what voiding its result undoes)."""
+        return {
+            "title": _("Void the result"),
+            "question": _("Void this result?"),
+            "consequence": _(
+                "The result stops counting everywhere it counted. The void is kept in the "
+                "history and cannot be undone: a new result would have to be entered again."
+            ),
+        }
+
+
+def _void(request, access, page: StepPage, subject) -> HttpResponse:
+    """A void asks first, on the one confirmation page (GET changes nothing; POST, with
+    the reason, voids)."""
+    url = page.url(subject)
+    return confirm_page(
+        request,
+        access,
+        act=lambda: steps.take(
+            "void", subject=subject, by=request.user, reason=request.POST.get("reason", "")
+        ),
+        done=page.done("void", subject),
+        then=url,
+        back=url,
+        button=_("Yes, void it"),
+        reason=_("Why?"),
+        **page.void_words(subject),
+    )
+
 
 def _message(request, error) -> None:
     if isinstance(error, ValidationError):
@@ -139,7 +171,7 @@ def step(request, slug: str, *, page: StepPage, step: str, **ids):
     """One step of the result cycle from a game's page (POST; GET shows the step's own
     page, for the steps that have one)."""
     name = page.aliases.get(step, (step, None))[0]
-    if request.method != "POST" and name not in page.form_steps:
+    if request.method != "POST" and name not in (*page.form_steps, "void"):
         return HttpResponseNotAllowed(["POST"])
     return _step(request, slug, page=page, step=step, **ids)
 
@@ -153,6 +185,8 @@ def _step(request, access, *, page: StepPage, step: str, **ids):
     rule = page.adapter.who(name)
     if not (rule.players or rule.reporter):
         access.require(rule.role)  # a 403 before any form is read
+    if name == "void":
+        return _void(request, access, page, subject)
     if request.method != "POST":
         return page.form(request, access, subject, name)
     try:

@@ -122,6 +122,7 @@ class TableSessionViewSet(
         action: CONFLICTS
         for action in (
             "close",
+            "reopen",
             "seats",
             "leave",
             "sit_out",
@@ -268,6 +269,13 @@ class TableSessionViewSet(
     def close(self, request, pk=None):
         """Close the table (scorers and admins)."""
         session = services.close_table(session=self.get_object(), by=request.user)
+        return self._session_response(session)
+
+    @extend_schema(request=None, responses=TableSessionSerializer)
+    @action(detail=True, methods=["post"])
+    def reopen(self, request, pk=None):
+        """Reopen a closed table the same night (admins: within 12 hours of its closing)."""
+        session = services.reopen_table(session=self.get_object(), by=request.user)
         return self._session_response(session)
 
     # --- Seats

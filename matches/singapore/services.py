@@ -19,6 +19,7 @@ import random
 import secrets
 from dataclasses import dataclass
 from datetime import date as Date
+from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 
 from django.contrib.contenttypes.models import ContentType
@@ -253,6 +254,30 @@ def close_table(*, session: TableSession, by) -> TableSession:
     session = _lock(session)
     _require_open(session)
     session.closed_at = timezone.now()
+    session.save(update_fields=["closed_at"])
+    return session
+
+
+#: How long after closing an admin may reopen a table: the same night, past midnight too.
+REOPEN_WITHIN = timedelta(hours=12)
+
+
+def reopen_until(session: TableSession):
+    """Until when a closed table may be reopened (None: it is open)."""
+    return session.closed_at + REOPEN_WITHIN if session.closed_at else None
+
+
+@transaction.atomic
+def reopen_table(*, session: TableSession, by, at=None) -> TableSession:
+    """Reopen a table closed by mistake (admins), the same night: within
+    ``REOPEN_WITHIN`` of its closing. Hands and seats go on where they were."""
+    _access(by, session.club, Role.ADMIN)
+    session = _lock(session)
+    if session.closed_at is None:
+        raise Conflict(_("This table is open."))
+    if (at or timezone.now()) > reopen_until(session):
+        raise Conflict(_("A table can be reopened only the same night it was closed."))
+    session.closed_at = None
     session.save(update_fields=["closed_at"])
     return session
 

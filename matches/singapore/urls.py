@@ -14,6 +14,7 @@ urlpatterns = [
     path("tables/<int:session_id>/seats/", views.join, name="join"),
     path("tables/<int:session_id>/seats/<int:player_id>/<slug:step>/", views.seat, name="seat"),
     path("tables/<int:session_id>/close/", views.close, name="close"),
+    path("tables/<int:session_id>/reopen/", views.reopen, name="reopen"),
     path("tables/<int:session_id>/hands/new/", views.new_hand, name="new_hand"),
     path("tables/<int:session_id>/hands/<int:hand_id>/", views.hand, name="hand"),
     path(

@@ -8,13 +8,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from circolo.errors import Conflict
 from clubs.access import club_page
+from clubs.confirm import confirm_page
 from clubs.models import Player, Role
 from ledger import privacy as ledger_privacy
 from ledger import reads as ledger_reads
@@ -155,6 +156,9 @@ def table(request, access, session_id):
             "can_seat": can_seat if access.is_scorer else [],
             "recent": recent,
             "waiting": [r for r in recent if r["status"].is_open],
+            "may_reopen": access.is_admin
+            and not session.is_open
+            and timezone.now() <= services.reopen_until(session),
         },
     )
 
@@ -205,13 +209,42 @@ def seat(request, access, session_id, player_id, step):
     )
 
 
-@require_POST
 @club_page(at_least=Role.SCORER)
 def close(request, access, session_id):
+    """GET: the confirmation (what closing stops, until when an admin may reopen);
+    POST: close."""
     session = _session(access, session_id)
-    return _seat_redirect(
-        request, session, lambda: services.close_table(session=session, by=request.user)
+    url = _table_url(session)
+    until = timezone.now() + services.REOPEN_WITHIN
+    return confirm_page(
+        request,
+        access,
+        act=lambda: services.close_table(session=session, by=request.user),
+        done=_("Table closed."),
+        then=url,
+        back=url,
+        title=_("Close the table"),
+        question=_("Close %(table)s?") % {"table": session.name},
+        consequence=_(
+            "No more hands or seat changes at this table; results can still be confirmed "
+            "and corrected. Until %(time)s an admin may reopen it."
+        )
+        % {"time": formats.date_format(timezone.localtime(until), "SHORT_DATETIME_FORMAT")},
+        button=_("Close the table"),
     )
+
+
+@require_POST
+@club_page(at_least=Role.ADMIN)
+def reopen(request, access, session_id):
+    session = _session(access, session_id)
+    try:
+        services.reopen_table(session=session, by=request.user)
+    except Conflict as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Table reopened."))
+    return redirect(_table_url(session))
 
 
 # --- Hands -----------------------------------------------------------------------------------
@@ -415,6 +448,18 @@ class HandPage(StepPage):
         if step == "correct":
             return _("Hand %(n)s corrected.") % {"n": subject.number}
         return _("Done.")
+
+    def void_words(self, subject):
+        names = {"n": subject.number, "table": subject.session.name}
+        return {
+            "title": _("Void hand %(n)s") % names,
+            "question": _("Void hand %(n)s of %(table)s?") % names,
+            "consequence": _(
+                "The hand stops counting: its points and debts come off the sheet and the "
+                "ledger, and the rotation goes on from the hand before. The void is kept in "
+                "the history and cannot be undone."
+            ),
+        }
 
     def form(self, request, access, subject, step):
         form, extra = _correction_form(request, subject.session, subject)

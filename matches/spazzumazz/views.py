@@ -33,6 +33,9 @@ from matches.spazzumazz.services import (
 )
 from rules.spazzumazz import deck_count
 
+#: The seats offered without JavaScript (a table of Spazz'u'mazz rarely has more).
+SEATS = 10
+
 
 def _error_messages(request, error: ValidationError) -> None:
     for message in error.messages:
@@ -85,6 +88,26 @@ def games(request, access):
     )
 
 
+def _picked(post, name: str, count: int) -> list[int] | None:
+    """The players chosen in the lists a page offers without JavaScript (``place_1`` …,
+    ``seat_1`` …): their ids in order, or None if none was chosen."""
+    raw = [str(post.get(f"{name}_{n}", "")).strip() for n in range(1, count + 1)]
+    chosen = [value for value in raw if value]
+    if not chosen:
+        return None
+    if not all(value.isdigit() and len(value) < 19 for value in chosen):
+        raise ValidationError({"order": _("Choose the players from the lists.")})
+    return [int(value) for value in chosen]
+
+
+def _places(post, size: int) -> list[int] | None:
+    """The finishing order from the lists of places (every place chosen), or None."""
+    order = _picked(post, "place", size)
+    if order is not None and len(order) != size:
+        raise ValidationError({"order": _("Choose a player for every place.")})
+    return order
+
+
 def _record(request, access, players):
     """Save what the quick entry posted: one game, a batch, or a full turn log."""
     club = access.club
@@ -101,6 +124,8 @@ def _record(request, access, players):
         )
         return [game]
     orders = [ids_of(raw) for raw in request.POST.getlist("order") if raw.strip()]
+    if not orders and (places := _places(request.POST, len(players))):
+        orders = [places]
     if not orders:
         raise ValidationError({"order": _("Tap the players in the order they went out.")})
     if len(orders) == 1:
@@ -125,8 +150,10 @@ def new_game(request, access):
     players = []
     record_errors: list[str] = []
     try:
-        if source.get("players"):
-            players = players_of(club, ids_of(source["players"]))
+        seats = _picked(source, "seat", SEATS)  # chosen from lists, without JavaScript
+        if source.get("players") or seats:
+            ids = ids_of(source["players"]) if source.get("players") else seats
+            players = players_of(club, ids)
             if len(players) < 2:
                 raise ValidationError({"players": _("A game needs at least two players.")})
         if request.method == "POST":
@@ -158,6 +185,7 @@ def new_game(request, access):
             "player_ids": ",".join(str(p.pk) for p in players),
             "recent": recent_tables(club, None if access.is_scorer else me) if not players else [],
             "everyone": club.players.active().order_by("display_name") if not players else [],
+            "seats": range(1, SEATS + 1),
             "queued": request.POST.getlist("order") if request.method == "POST" else [],
             "record_text": request.POST.get("record", "") if record_errors else "",
             "record_errors": record_errors,
@@ -207,9 +235,19 @@ class GamePage(StepPage):
     def done(self, step, subject):
         return _("Done.")
 
+    def void_words(self, subject):
+        return {
+            "title": _("Void the game"),
+            "question": _("Void this game's result?"),
+            "consequence": _(
+                "The game stops counting for the leaderboards, the idiot's title and the "
+                "players' pages. The void is kept in the history and cannot be undone."
+            ),
+        }
+
     def payload(self, step, request, access, subject):
         raw = request.POST.get("order")
-        order = ids_of(raw) if raw else None
+        order = ids_of(raw) if raw else _places(request.POST, subject.size)
         if step == "decide" and order is None:
             return None
         return {"finish_order": order}

@@ -168,6 +168,28 @@ class PlayerIdSerializer(StrictSerializer):
     )
 
 
+class BulkEntrantsSerializer(StrictSerializer):
+    players = serializers.ListField(
+        child=_player_id(),
+        required=False,
+        default=list,
+        max_length=500,
+        help_text=gettext_lazy("Players of the club, by id (the ones ticked as present)."),
+    )
+    names = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        required=False,
+        default=list,
+        max_length=500,
+        help_text=gettext_lazy("Names, one an item: the club's player so named, or a new guest."),
+    )
+
+
+class BulkEntrySerializer(serializers.Serializer):
+    entrants = EntrantSerializer(many=True)
+    new_guests = PlayerRefSerializer(many=True)
+
+
 class RecordField(serializers.DictField):
     """A full Sputo event log (RULES.md), checked by the rules engine."""
 
@@ -400,6 +422,7 @@ class TournamentViewSet(
         "partial_update": CONFLICTS,
         "entrants": CONFLICTS,
         "remove_entrant": CONFLICTS,
+        "enter_many": CONFLICTS,
         "check_in": CONFLICTS,
         "draw": CONFLICTS,
     }
@@ -415,6 +438,8 @@ class TournamentViewSet(
     def role_to_write(self, obj) -> str | None:
         if self.action in ("entrants", "check_in", "remove_entrant"):
             return Role.MEMBER
+        if self.action == "enter_many":
+            return Role.SCORER
         return Role.ADMIN
 
     def perform_create(self, serializer):
@@ -447,6 +472,34 @@ class TournamentViewSet(
         player = _player(tournament, data.validated_data["player"])
         entrant = services.add_entrant(tournament=tournament, player=player, by=request.user)
         return Response(EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=BulkEntrantsSerializer, responses={201: BulkEntrySerializer})
+    @action(detail=True, methods=["post"], url_path="entrants/bulk")
+    def enter_many(self, request, pk=None):
+        """Enter many at once (scorers and admins): ``players`` by id and ``names`` (a
+        new guest for a name the club does not know). All or nothing: a player already
+        entered or named twice is a 400 naming the field and each name."""
+        tournament = self.get_object()
+        data = BulkEntrantsSerializer(data=request.data, context={"request": request})
+        data.is_valid(raise_exception=True)
+        ids = data.validated_data["players"]
+        found = tournament.club.players.active().in_bulk(ids)
+        missing = [pk for pk in ids if pk not in found]
+        if missing:
+            raise serializers.ValidationError(
+                {"players": [_("No such player in this club: %(ids)s.") % {"ids": missing}]}
+            )
+        done = services.add_entrants(
+            tournament=tournament,
+            by=request.user,
+            players=[found[pk] for pk in ids],
+            names=data.validated_data["names"],
+        )
+        body = {
+            "entrants": EntrantSerializer(done.entrants, many=True).data,
+            "new_guests": [player_ref(p) for p in done.new_guests],
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None})
     @action(detail=True, methods=["delete"], url_path=r"entrants/(?P<entrant_id>[0-9]{1,18})")

@@ -94,7 +94,7 @@ class ResultForm(forms.Form):
                 label=_("Game %(n)s: who won?") % {"n": n},
                 choices=[(str(a.pk), a.display_name), (str(b.pk), b.display_name)],
                 widget=forms.RadioSelect(attrs={"class": "big-choice"}),
-                required=n == 1,
+                required=False,  # the first game is needed unless "something else" (clean)
             )
             cards = forms.IntegerField(
                 label=_("Cards left to the loser"),
@@ -118,8 +118,13 @@ class ResultForm(forms.Form):
                     "name": names[value[-1]]
                 }
             other.append((value, label))
+        # Radio buttons, one per line (``other-choice`` in sputo.css): a select's options
+        # iterated in a template render as bare text, with nothing to choose.
         self.fields["other"] = forms.ChoiceField(
-            label=gettext_lazy("Something else"), choices=other, required=False
+            label=gettext_lazy("Something else"),
+            choices=other,
+            required=False,
+            widget=forms.RadioSelect(attrs={"class": "other-choice"}),
         )
 
     def bound_games(self):
@@ -127,6 +132,9 @@ class ResultForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        first = self.games[0][1]
+        if not data.get("other") and not data.get(first) and first not in self.errors:
+            self.add_error(first, _("Who won the first game?"))
         for _n, w, c in self.games:
             if data.get(w) and not data.get(c):
                 self.add_error(c, _("How many cards did the loser have left?"))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Q
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.models import Player
 from matches.results.models import Outcome, OutcomeStatus
@@ -158,3 +158,59 @@ def next_matches(user, *, club=None, tournament=None):
     return found.select_related("tournament", "club", "player_a", "player_b").order_by(
         "tournament__starts_at", "round", "position"
     )
+
+
+def cancel_losses(tournament: Tournament) -> list[str]:
+    """What cancelling ``tournament`` loses, in words: nothing before the draw but its
+    entries; once running, the matches played and the results waiting."""
+    entrants = tournament.entrants.count()
+    if not tournament.is_drawn:
+        if not entrants:
+            return []
+        return [
+            ngettext(
+                "%(n)s entry: the entrant will not play.",
+                "%(n)s entries: the entrants will not play.",
+                entrants,
+            )
+            % {"n": entrants}
+        ]
+    matches = list(tournament.matches.all())
+    played = [m for m in matches if m.result and m.result not in (bracket.BYE, bracket.NO_OPPONENT)]
+    to_play = [m for m in matches if not m.result]
+    ids = [m.pk for m in to_play]
+    waiting = (
+        Outcome.objects.filter(
+            content_type=ContentType.objects.get_for_model(TournamentMatch),
+            object_id__in=ids,
+            status__in=[OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED],
+        ).count()
+        if ids
+        else 0
+    )
+    lost = [
+        ngettext(
+            "%(n)s match played: its result stays in the history, but the tournament ends "
+            "without a winner.",
+            "%(n)s matches played: their results stay in the history, but the tournament ends "
+            "without a winner.",
+            len(played),
+        )
+        % {"n": len(played)},
+        ngettext(
+            "%(n)s match still to play will never be played.",
+            "%(n)s matches still to play will never be played.",
+            len(to_play),
+        )
+        % {"n": len(to_play)},
+    ]
+    if waiting:
+        lost.append(
+            ngettext(
+                "%(n)s result reported and waiting for confirmation or a decision stays undecided.",
+                "%(n)s results reported and waiting for confirmation or a decision stay undecided.",
+                waiting,
+            )
+            % {"n": waiting}
+        )
+    return lost

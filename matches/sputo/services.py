@@ -11,6 +11,7 @@ same plan a correction's preview shows.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 from circolo.errors import Conflict, not_found
 from clubs.access import access_club
 from clubs.models import Club, Player, Role
+from clubs.services import add_guest
 from matches.boards.models import PlayerRating
 from matches.results import steps
 from matches.results.adapters import adapter_for
@@ -190,6 +192,87 @@ def add_entrant(*, tournament: Tournament, player: Player, by) -> Entrant:
     return entrant
 
 
+@dataclass(frozen=True)
+class BulkEntry:
+    """What :func:`add_entrants` did: the new entrants in the order given, and the guests it
+    created on the way (by name)."""
+
+    entrants: list[Entrant]
+    new_guests: list[Player]
+
+
+def _names(lines) -> list[str]:
+    """Pasted names, one a line: spaces tidied, blank lines dropped."""
+    return [" ".join(str(line).split()) for line in lines if str(line).strip()]
+
+
+@transaction.atomic
+def add_entrants(
+    *, tournament: Tournament, by, players: list[Player] = (), names: list[str] = ()
+) -> BulkEntry:
+    """Enter many at once (scorers and admins): ``players`` ticked from the club's list, and
+    ``names`` pasted one a line. A name is the club's player of that name (any case), or a
+    new guest created by that name. All or nothing: a player already entered, named twice
+    or not of this club refuses the whole list, each problem named
+    (``ValidationError`` on ``players`` / ``names``), and no guest is created."""
+    access = access_club(by, tournament.club, at_least=Role.SCORER)
+    tournament = _locked(tournament)
+    club = tournament.club
+    if tournament.status not in BEFORE_DRAW:
+        raise Conflict(_("Entries are closed: the draw is made."))
+    if tournament.status == TournamentStatus.DRAFT and not access.is_admin:
+        raise Conflict(_("Registration is not open yet."))
+    names = _names(names)
+    if not players and not names:
+        raise ValidationError({"players": _("Tick the players present or paste their names.")})
+    entered = set(tournament.entrants.values_list("player_id", flat=True))
+    known = {p.display_name.casefold(): p for p in club.players.active()}
+    problems: dict[str, list[str]] = {"players": [], "names": []}
+    chosen: list[tuple[Player | None, str]] = []  # (a player, or None: a guest to create)
+    seen: set = set()
+
+    def take(field: str, player: Player | None, name: str) -> None:
+        key = player.pk if player else name.casefold()
+        if key in seen:
+            problems[field].append(_("%(name)s is listed twice.") % {"name": name})
+        elif player is not None and player.pk in entered:
+            problems[field].append(_("%(name)s is already entered.") % {"name": name})
+        else:
+            seen.add(key)
+            chosen.append((player, name))
+
+    for player in players:
+        if player.club_id != club.pk or player.merged_into_id is not None:
+            problems["players"].append(
+                _("%(name)s is not a player of this club.") % {"name": player.display_name}
+            )
+        else:
+            take("players", player, player.display_name)
+    for name in names:
+        if len(name) > Player._meta.get_field("display_name").max_length:
+            problems["names"].append(_("A name can be at most 80 characters long."))
+            continue
+        player = known.get(name.casefold())
+        take("names", player, player.display_name if player else name)
+    if problems["players"] or problems["names"]:
+        raise ValidationError({field: found for field, found in problems.items() if found})
+    late = timezone.now() if tournament.status == TournamentStatus.CHECK_IN else None
+    new_guests, entrants = [], []
+    for player, name in chosen:
+        if player is None:
+            player = add_guest(club=club, display_name=name)
+            new_guests.append(player)
+        entrants.append(Entrant(tournament=tournament, player=player, checked_in_at=late))
+    Entrant.objects.bulk_create(entrants)
+    _audit_tournament(
+        tournament,
+        action="enter_many",
+        by=by,
+        data={"players": [e.player_id for e in entrants], "guests": [g.pk for g in new_guests]},
+    )
+    return BulkEntry(entrants=entrants, new_guests=new_guests)
+
+
 @transaction.atomic
 def remove_entrant(*, entrant: Entrant, by) -> None:
     """A withdrawal before the draw (the player, a scorer or an admin)."""
@@ -201,6 +284,49 @@ def remove_entrant(*, entrant: Entrant, by) -> None:
     player = entrant.player_id
     entrant.delete()
     _audit_tournament(tournament, action="withdraw_entry", by=by, data={"player": player})
+
+
+def match_to_play(entrant: Entrant) -> TournamentMatch | None:
+    """The match ``entrant``'s player is due to play now (both seats known, no result)."""
+    pk = entrant.player_id
+    return (
+        entrant.tournament.matches.filter(Q(player_a_id=pk) | Q(player_b_id=pk), result="")
+        .filter(player_a__isnull=False, player_b__isnull=False, needs_resolution=False)
+        .select_related("player_a", "player_b", "tournament")
+        .order_by("round")
+        .first()
+    )
+
+
+@transaction.atomic
+def withdraw_after_draw(*, entrant: Entrant, by) -> TournamentMatch:
+    """A player leaves a running tournament (admins): the match they are due to play goes
+    to the opponent by walkover, through the result cycle (in force at once, audited; only
+    a correction changes it). A player with no match to play now (out already, or the next
+    opponent not known yet) cannot be withdrawn yet: a ``Conflict`` that says so."""
+    access_club(by, entrant.tournament.club, at_least=Role.ADMIN)
+    tournament = _locked(entrant.tournament)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(_("After the draw a player cannot withdraw; report a walkover instead."))
+    match = match_to_play(entrant)
+    if match is None:
+        raise Conflict(
+            _(
+                "%(name)s has no match to play now (out already, or the next opponent is "
+                "not known yet): withdraw them once their next match is ready."
+            )
+            % {"name": entrant.player.display_name}
+        )
+    mine_a = match.player_a_id == entrant.player_id
+    opponent = match.player_b_id if mine_a else match.player_a_id
+    steps.report_outcome(subject=match, payload={"walkover": opponent}, by=by)
+    _audit_tournament(
+        tournament,
+        action="withdraw_after_draw",
+        by=by,
+        data={"player": entrant.player_id, "match": match.pk},
+    )
+    return match
 
 
 @transaction.atomic

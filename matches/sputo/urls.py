@@ -3,7 +3,7 @@
 from django.urls import path
 
 from matches.results.views import step
-from matches.sputo import views
+from matches.sputo import entrant_views, views
 
 app_name = "sputo"
 
@@ -16,7 +16,13 @@ urlpatterns = [
     path(f"{T}bracket/", views.bracket_page, name="bracket"),
     path(f"{T}update/", views.tournament_update, name="update"),
     path(f"{T}entrants/", views.enter, name="enter"),
-    path(f"{T}entrants/<int:entrant_id>/withdraw/", views.remove_entry, name="withdraw_entry"),
+    path(f"{T}entrants/add/", entrant_views.enter_many, name="enter_many"),
+    path(
+        f"{T}entrants/<int:entrant_id>/withdraw/",
+        entrant_views.remove_entry,
+        name="withdraw_entry",
+    ),
+    path(f"{T}cancel/", entrant_views.cancel, name="cancel"),
     path(f"{T}check-in/", views.check_in, name="check_in"),
     path(f"{T}draw/", views.draw, name="draw"),
     path(f"{T}matches/<int:match_id>/", views.match_page, name="match"),

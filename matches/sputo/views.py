@@ -123,6 +123,7 @@ def _tournament_page(request, access, tournament, form=None, status: int = 200):
             for status in sorted(services.MOVES[tournament.status])
         ],
         "refresh": REFRESH_SECONDS,
+        "can_cancel": TournamentStatus.CANCELLED in services.MOVES[tournament.status],
     }
     if tournament.is_drawn:
         context["bracket"] = reads.bracket_of(tournament)
@@ -158,6 +159,9 @@ def bracket_page(request, access, tournament_id):
 @club_page(at_least=Role.ADMIN)
 def tournament_update(request, access, tournament_id):
     tournament = _tournament(access, tournament_id)
+    if request.POST.get("status") == TournamentStatus.CANCELLED:
+        # Cancelling cannot be undone: it asks first, on its confirmation page.
+        return redirect("sputo:cancel", slug=access.club.slug, tournament_id=tournament.pk)
     if "status" in request.POST:
         status = request.POST["status"]
         _act(
@@ -215,19 +219,6 @@ def enter(request, access, tournament_id):
     return _for_a_player(
         request, access, tournament_id, services.add_entrant, _("%(name)s is entered.")
     )
-
-
-@require_POST
-@club_page(at_least=Role.MEMBER)
-def remove_entry(request, access, tournament_id, entrant_id):
-    tournament = _tournament(access, tournament_id)
-    entrant = get_object_or_404(tournament.entrants.select_related("player"), pk=entrant_id)
-    _act(
-        request,
-        lambda: services.remove_entrant(entrant=entrant, by=request.user),
-        _("Entry withdrawn."),
-    )
-    return redirect(tournament)
 
 
 @require_POST
@@ -325,7 +316,8 @@ class MatchPage(StepPage):
         post = request.POST
         if step == "decide":
             form = ResultForm(post, match=subject, prefix="decide")
-            return form.payload() if form.is_valid() and post.get("decide-winner_1") else None
+            given = post.get("decide-winner_1") or post.get("decide-other")
+            return form.payload() if form.is_valid() and given else None
         prefix = "correct" if step == "correct" else None
         form = ResultForm(post, match=subject, prefix=prefix)
         if not form.is_valid():

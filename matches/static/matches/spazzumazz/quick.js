@@ -1,8 +1,12 @@
-// Quick entry of a Spazz'u'mazz game: tap the players (step 1, in turn order; step 2, in the
-// order they went out). The last one left is the idiot and is filled in by itself.
+// Spazz'u'mazz by taps: pick the players (the new-game page, step 1, in turn order), then
+// tap them in the order they went out (every form.tap-order: entering a game, reporting,
+// correcting or deciding one). The last one left is the idiot and is filled in by itself.
+// Without JavaScript the pages offer a list per seat and per place instead (<noscript>):
+// what this script shows starts hidden, and nobody types ids either way.
 (function () {
   "use strict";
   function taps(container) { return Array.from(container.querySelectorAll("button.tap")); }
+  function show(element) { if (element) { element.hidden = false; } }
   function mark(buttons, picked) {
     buttons.forEach(function (b) {
       var i = picked.indexOf(b.dataset.player);
@@ -18,6 +22,9 @@
     var picked = [];
     var buttons = taps(pick);
     var next = document.getElementById("next");
+    var clear = document.getElementById("clear");
+    show(pick.querySelector(".tap-grid"));
+    show(clear);
     var update = function () {
       mark(buttons, picked);
       document.getElementById("picked").value = picked.join(",");
@@ -30,22 +37,31 @@
         update();
       });
     });
-    document.getElementById("clear").addEventListener("click", function () { picked = []; update(); });
+    clear.addEventListener("click", function () { picked = []; update(); });
     update();
   }
 
-  var form = document.getElementById("order-form");
-  if (form) {
+  function tapOrder(form) {
     var size = Number(form.dataset.size);
     var order = [];
     var buttons2 = taps(form);
-    var save = document.getElementById("save");
-    var another = document.getElementById("another");
-    var line = document.getElementById("idiot-line");
-    var queued = document.getElementById("queued-orders");
-    var list = document.getElementById("queued-list");
+    var value = form.querySelector(".order-value");
+    var save = form.querySelector(".save");
+    var another = form.querySelector(".another");
+    var undo = form.querySelector(".undo");
+    var line = form.querySelector(".idiot-line");
+    var queued = form.querySelector(".queued-orders");
+    var list = form.querySelector(".queued-list");
+    // A decision may uphold the report without any order: its save stays enabled.
+    var optional = form.hasAttribute("data-optional");
+    // Tapping another order in a decision means rejecting the report.
+    var reject = form.querySelector("input[name=uphold][value=no]");
     var nameOf = {};
     buttons2.forEach(function (b) { nameOf[b.dataset.player] = b.dataset.name; });
+    show(form.querySelector(".tap-grid"));
+    show(form.querySelector(".tap-help"));
+    show(another);
+    show(undo);
     var render = function () {
       if (order.length === size - 1) {
         // The last one left is the idiot.
@@ -53,16 +69,20 @@
       }
       mark(buttons2, order);
       var done = order.length === size;
-      document.getElementById("order").value = done ? order.join(",") : "";
-      save.disabled = !done && queued.children.length === 0;
-      another.disabled = !done;
+      value.value = done ? order.join(",") : "";
+      if (done && reject) { reject.checked = true; }
+      var waiting = queued ? queued.children.length : 0;
+      if (save) { save.disabled = !optional && !done && waiting === 0; }
+      if (another) { another.disabled = !done; }
       line.textContent = done ? (words.idiot || "Idiot") + ": " + nameOf[order[size - 1]] : "";
-      list.innerHTML = "";
-      Array.from(queued.children).forEach(function (input, n) {
-        var li = document.createElement("li");
-        li.textContent = (words.game || "Game") + " " + (n + 1) + ": " + input.value.split(",").map(function (id) { return nameOf[id]; }).join(", ");
-        list.appendChild(li);
-      });
+      if (list) {
+        list.innerHTML = "";
+        Array.from(queued.children).forEach(function (input, n) {
+          var li = document.createElement("li");
+          li.textContent = (words.game || "Game") + " " + (n + 1) + ": " + input.value.split(",").map(function (id) { return nameOf[id]; }).join(", ");
+          list.appendChild(li);
+        });
+      }
     };
     buttons2.forEach(function (b) {
       b.addEventListener("click", function () {
@@ -72,24 +92,31 @@
         render();
       });
     });
-    document.getElementById("undo").addEventListener("click", function () {
-      order = order.length === size ? order.slice(0, size - 2) : order.slice(0, -1);
-      render();
-    });
-    another.addEventListener("click", function () {
-      var input = document.createElement("input");
-      input.type = "hidden"; input.name = "order"; input.value = order.join(",");
-      queued.appendChild(input);
-      order = [];
-      render();
-    });
-    // Kept on the phone without network (circolo/static/circolo/offline.js): a clean sheet
-    // for the next game.
-    form.addEventListener("circolo:kept", function () {
-      queued.replaceChildren();
-      order = [];
-      render();
-    });
+    if (undo) {
+      undo.addEventListener("click", function () {
+        order = order.length === size ? order.slice(0, size - 2) : order.slice(0, -1);
+        render();
+      });
+    }
+    if (another) {
+      another.addEventListener("click", function () {
+        var input = document.createElement("input");
+        input.type = "hidden"; input.name = "order"; input.value = order.join(",");
+        queued.appendChild(input);
+        order = [];
+        render();
+      });
+    }
+    if (queued) {
+      // Kept on the phone without network (circolo/static/circolo/offline.js): a clean
+      // sheet for the next game.
+      form.addEventListener("circolo:kept", function () {
+        queued.replaceChildren();
+        order = [];
+        render();
+      });
+    }
     render();
   }
+  Array.from(document.querySelectorAll("form.tap-order")).forEach(tapOrder);
 })();
