@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 import circolo.csv_export as csv_export
 from circolo.errors import Conflict
+from circolo.once.sent import once_per_form
 from clubs.access import club_page
 from clubs.models import Role
 from ledger import reads as ledger_reads
@@ -116,6 +117,7 @@ def club_ledger(request, access):
 
 @require_POST
 @club_page(at_least=Role.MEMBER)
+@once_per_form
 def record_payment(request, access):
     club = access.club
     units = ledger_reads.units_of(club)
@@ -177,12 +179,14 @@ def _decide(request, access, payment_id, decide, done: str):
 
 @require_POST
 @club_page(at_least=Role.MEMBER)
+@once_per_form
 def confirm_payment(request, access, payment_id):
     return _decide(request, access, payment_id, services.confirm_payment, _("Payment confirmed."))
 
 
 @require_POST
 @club_page(at_least=Role.MEMBER)
+@once_per_form
 def cancel_payment(request, access, payment_id):
     return _decide(request, access, payment_id, services.cancel_payment, _("Payment cancelled."))
 

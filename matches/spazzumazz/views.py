@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from circolo.once.sent import once_per_form
 from circolo.public_pages import public_page
 from clubs.access import club_page
 from clubs.models import Role
@@ -115,6 +116,7 @@ def _record(request, access, players):
 
 
 @club_page(at_least=Role.MEMBER)
+@once_per_form
 def new_game(request, access):
     """Quick entry. Step 1: pick the table (a recent one in one tap, or the players in turn
     order); step 2: tap them in the order they went out, the last is the idiot."""
