@@ -56,6 +56,20 @@ def _ledger_url(club, unit: str, session: int | None = None) -> str:
     return f"{reverse('ledger:club', args=[club.slug])}?{urlencode(query)}"
 
 
+def _pending_by_pair(payments) -> dict[tuple[int, int], list]:
+    """Pending payments by (payer, payee): a "Paid" tapped in a plan shows as pending there
+    until the payee confirms it."""
+    pairs: dict[tuple[int, int], list] = {}
+    for payment in payments:
+        pairs.setdefault((payment.payer_id, payment.payee_id), []).append(payment)
+    return pairs
+
+
+def _pending_minor(waiting, debt) -> int:
+    """What the debtor has recorded paying the creditor, waiting for confirmation."""
+    return sum(p.amount_minor for p in waiting.get((debt.debtor.pk, debt.creditor.pk), []))
+
+
 @club_page(at_least=Role.MEMBER)
 def club_ledger(request, access):
     club = access.club
@@ -74,6 +88,16 @@ def club_ledger(request, access):
         for payment in club.ledger_payments.pending().select_related("payer", "payee")
     ]
     plan = ledger_reads.settle_up_plan(club=club, unit=unit, scope=scope)
+    waiting = _pending_by_pair([row["payment"] for row in pending if row["payment"].unit == unit])
+    plan_rows = [
+        {
+            "debt": debt,
+            "may_record": services.may_record_payment(access, debt.debtor, request.user),
+            "pending_minor": _pending_minor(waiting, debt),
+        }
+        for debt in plan
+    ]
+    planned = {(debt.debtor.pk, debt.creditor.pk) for debt in plan}
     return render(
         request,
         "ledger/club_ledger.html",
@@ -91,15 +115,17 @@ def club_ledger(request, access):
                     "parts": debt.parts[-DEBT_PARTS:],
                     "earlier": max(0, len(debt.parts) - DEBT_PARTS),
                     "may_record": services.may_record_payment(access, debt.debtor, request.user),
+                    "pending_minor": _pending_minor(waiting, debt),
                 }
                 for debt in ledger_reads.net_debts(club=club, unit=unit, scope=scope)
             ],
-            "plan": [
-                {
-                    "debt": debt,
-                    "may_record": services.may_record_payment(access, debt.debtor, request.user),
-                }
-                for debt in plan
+            "plan": plan_rows,
+            # Pending payments between two people the plan does not pair.
+            "pending_apart": [
+                payment
+                for pair, payments in waiting.items()
+                if pair not in planned
+                for payment in payments
             ],
             "pending": pending,
             "own": own,

@@ -290,3 +290,40 @@ def test_the_housekeeping_drops_tokens_older_than_a_week(client, people, owing, 
     assert housekeeping.delay().get()["writes_sent_once"] == 1
     assert housekeeping.delay().get()["writes_sent_once"] == 0
     assert [row.key.split(":")[0] for row in Submission.objects.all()] == [TOKEN + "x"]
+
+
+def plan_of(page) -> str:
+    html = page.content.decode()
+    return html.split("Fewest payments", 1)[1].split("Payments to confirm", 1)[0]
+
+
+def test_a_paid_tapped_in_the_plan_becomes_pending_there(client, people, owing):
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    client.force_login(people["member"])
+    url = f"/clubs/{people['club'].slug}/ledger/?unit=EUR"
+    before = plan_of(client.get(url))
+    assert ">Paid</button>" in before and "Pending" not in before
+    body = {"once": TOKEN, "payer": owing["mia"].pk, "payee": owing["ada"].pk}
+    client.post(
+        f"/clubs/{people['club'].slug}/ledger/payments/", {**body, "amount": "7.50", "unit": "EUR"}
+    )
+    after = plan_of(client.get(url))
+    assert ">Paid</button>" not in after
+    assert "Pending" in after and "7.50 recorded as paid, waiting for ada to confirm" in after
+
+
+def test_a_pending_payment_the_plan_does_not_pair_shows_in_the_plan(client, people, owing):
+    ledger.record_payment(
+        club=people["club"],
+        payer=owing["mia"],
+        payee=owing["sam"],
+        amount="2.00",
+        unit="EUR",
+        by=people["member"],
+    )
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    client.force_login(people["member"])
+    plan = plan_of(client.get(f"/clubs/{people['club'].slug}/ledger/?unit=EUR"))
+    assert ">Paid</button>" in plan  # Mia still pays Ada
+    pending = plan.split('<li class="pending">', 1)[1]
+    assert "paid <strong>" in pending and "2.00" in pending and "Pending" in pending
