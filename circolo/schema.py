@@ -49,6 +49,7 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework import permissions, relations, serializers
 
 import circolo.strict as strict
+from circolo.once import KEY_LENGTH
 from circolo.strict import DATE_TIME_PATTERN, decimal_pattern
 
 # The characters Python's str.strip() (and so DRF's trimming) removes, NUL aside.
@@ -239,5 +240,8 @@ def idempotency_key(description) -> OpenApiParameter:
     most 255 characters (longer is a 400); the same key and body answer what the first
     request recorded (200); the same key with another body is a 422 naming the key."""
     return OpenApiParameter(
-        "Idempotency-Key", str, OpenApiParameter.HEADER, description=description
+        "Idempotency-Key",
+        {"type": "string", "maxLength": KEY_LENGTH, "pattern": NO_NUL},
+        OpenApiParameter.HEADER,
+        description=description,
     )

@@ -20,3 +20,5 @@ until that commits, then finds it; if the first one rolled back, the second one 
 Rows older than ``ONCE_KEEP_DAYS`` are dropped by the daily housekeeping
 (``circolo.tasks.housekeeping``).
 """
+
+KEY_LENGTH = 255  # the longest key kept (whole); longer is refused

@@ -4,7 +4,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-KEY_LENGTH = 255
+from circolo.once import KEY_LENGTH
 
 
 class Submission(models.Model):

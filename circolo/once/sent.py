@@ -19,7 +19,8 @@ from django.http import HttpResponseRedirect
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from circolo.once.models import KEY_LENGTH, Submission
+from circolo.once import KEY_LENGTH
+from circolo.once.models import Submission
 
 HEADER = "Idempotency-Key"
 KEY_REUSED = "key_reused"  # the error code of a key sent again with another request: a 422
