@@ -100,6 +100,18 @@ def club_ids_where(user, *, at_least: str | None = None):
     return Membership.objects.filter(user=user, role__in=roles_at_least(at_least)).values("club_id")
 
 
+def club_ids_showing_money(user):
+    """A subquery of the ids of the clubs where ``user`` sees everyone's money: the rule of
+    ``clubs.access.ClubAccess.sees_money`` for lists (their admins; their members unless
+    the club hides money from them). Their own figures are the lists' own business."""
+    if not user.is_authenticated:
+        return Club.objects.none().values("pk")
+    return Membership.objects.filter(
+        Q(role=Role.ADMIN) | Q(role__in=roles_at_least(Role.MEMBER), club__members_see_money=True),
+        user=user,
+    ).values("club_id")
+
+
 class ClubOwnedQuerySet(models.QuerySet):
     """For every model that belongs to a club: the rows a user may see, or act on, by the
     rules of ``clubs.access``.
@@ -159,6 +171,14 @@ class Club(models.Model):
     )
     language = models.CharField(
         _("language"), max_length=5, choices=settings.LANGUAGES, default="it"
+    )
+    members_see_money = models.BooleanField(
+        _("members see everyone's money"),
+        default=True,
+        help_text=_(
+            "Balances, winnings and payments. Off: only the admins see everyone's; each "
+            "member still sees their own. Visitors and other clubs never see money."
+        ),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -580,3 +600,6 @@ class ApiToken(AbstractAuthToken):
         return (self.expiry is None or self.expiry > at) and (
             self.password_stamp == password_stamp(self.user)
         )
+
+
+from clubs.inbox.models import Choice, Notification, PushSubscription  # noqa: E402, F401 - the inbox

@@ -3,7 +3,7 @@ statement (and its CSV). Members only (``clubs.access``); each view: authorize, 
 render."""
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,8 +17,8 @@ from circolo.errors import Conflict
 from circolo.once.sent import once_per_form
 from clubs.access import club_page
 from clubs.models import Role
+from ledger import privacy, services
 from ledger import reads as ledger_reads
-from ledger import services
 from ledger.amounts import POINTS, validate_unit
 from ledger.forms import PaymentForm
 from ledger.models import Payment
@@ -79,15 +79,19 @@ def club_ledger(request, access):
     units = ledger_reads.units_of(club)
     if unit not in units:
         units.append(unit)
+    shown = privacy.shown_players(access)  # None: everyone's figures
     pending = [
         {
             "payment": payment,
             "may_confirm": services.may_confirm_payment(access, payment, request.user),
             "may_cancel": services.may_cancel_payment(access, payment, request.user),
         }
-        for payment in club.ledger_payments.pending().select_related("payer", "payee")
+        for payment in privacy.payments(
+            club.ledger_payments.pending().select_related("payer", "payee"), shown, request.user
+        )
     ]
-    plan = ledger_reads.settle_up_plan(club=club, unit=unit, scope=scope)
+    plan = privacy.debts(ledger_reads.settle_up_plan(club=club, unit=unit, scope=scope), shown)
+    debts = privacy.debts(ledger_reads.net_debts(club=club, unit=unit, scope=scope), shown)
     waiting = _pending_by_pair([row["payment"] for row in pending if row["payment"].unit == unit])
     plan_rows = [
         {
@@ -108,7 +112,10 @@ def club_ledger(request, access):
             "units": [(u, unit_label(u), _ledger_url(club, u, session)) for u in units],
             "session": session,
             "whole_club_url": _ledger_url(club, unit),
-            "balances": ledger_reads.balances(club=club, unit=unit, scope=scope),
+            "balances": privacy.balances(
+                ledger_reads.balances(club=club, unit=unit, scope=scope), shown
+            ),
+            "own_figures_only": shown is not None,
             "debts": [
                 {
                     "debt": debt,
@@ -117,7 +124,7 @@ def club_ledger(request, access):
                     "may_record": services.may_record_payment(access, debt.debtor, request.user),
                     "pending_minor": _pending_minor(waiting, debt),
                 }
-                for debt in ledger_reads.net_debts(club=club, unit=unit, scope=scope)
+                for debt in debts
             ],
             "plan": plan_rows,
             # Pending payments between two people the plan does not pair.
@@ -219,6 +226,8 @@ def cancel_payment(request, access, payment_id):
 
 def _statement(request, access, player_id):
     player = get_object_or_404(access.club.players.select_related("club"), pk=player_id)
+    if not access.sees_money(player):
+        raise PermissionDenied(_("Only the admins see other people's money in this club."))
     unit = _unit(request, access.club)
     scope, session = _scope(request)
     return player, ledger_reads.statement(player=player, unit=unit, scope=scope), session

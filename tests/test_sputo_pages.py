@@ -110,7 +110,8 @@ def test_an_admin_previews_a_correction_then_applies_exactly_that(client, people
     )
     body = preview.content.decode()
     assert 'id="correction-preview"' in body
-    assert f"{m.player_a.display_name} is replaced by {m.player_b.display_name}" in body
+    before, after = m.player_a.display_name, m.player_b.display_name
+    assert f"<s>{before} – …: waiting for its players</s> → {after} – …" in body
     assert match_at(tournament, 2, 0).player_a == m.player_a  # nothing changed yet
     import html
     import re

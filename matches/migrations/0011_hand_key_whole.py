@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0009_singapore_tables'),
+        ('matches', '0010_singapore_out_of_turn_by_admins'),
     ]
 
     operations = [
