@@ -177,6 +177,18 @@ def test_a_report_sent_twice_is_reported_once_without_an_error(client, people):
     assert said(second)[-1] == "This form was already sent: nothing more recorded."
 
 
+def test_a_tournament_created_with_a_double_tap_is_one_tournament(client, people):
+    club = people["club"]
+    client.force_login(people["admin"])
+    token = token_of_form(client.get(f"/clubs/{club.slug}/tournaments/"), "tournaments/new/")
+    body = {"once": token, "name": "Torneo del venerdì", "starts_at": "2030-05-02T21:00"}
+    body.update({"variant": "classic", "best_of": 1, "seeding": "random"})
+    first, second = twice(client, f"/clubs/{club.slug}/tournaments/new/", body)
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert club.tournaments.count() == 1
+
+
 # --- Payments --------------------------------------------------------------------------------
 
 
