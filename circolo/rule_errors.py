@@ -210,3 +210,22 @@ class RulesRejected(exceptions.APIException):
     def __init__(self, errors, *, field: str = "record"):
         super().__init__()
         self.detail = {field: translated(errors)}
+
+
+def for_people(error: ValidationError, field: str | None = None) -> list[str]:
+    """``error``'s messages as a page shows them, next to their field: an engine error
+    without the engine's path (``deal.Anna.stock``, ``loser[8]``: the API keeps it in
+    ``at``); a move number stays ("move 4"). ``field``: only that field's messages."""
+    if hasattr(error, "error_dict"):
+        groups = [error.error_dict.get(field, [])] if field else error.error_dict.values()
+        items = [item for group in groups for item in group]
+    else:
+        items = [] if field else error.error_list
+    texts = []
+    for item in items:
+        text = message_of(item)
+        at = item.params.get("at") if is_rules_error(item) else None
+        if isinstance(at, str) and at:
+            text = text.replace(_("%(message)s (at %(place)s)") % {"message": "", "place": at}, "")
+        texts.append(text)
+    return texts

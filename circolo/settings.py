@@ -102,6 +102,9 @@ TEMPLATES = [
                 "clubs.inbox.views.bell",
                 "circolo.public_pages.csrf_hole",
             ],
+            # Everywhere: ``unlocalize`` (an id in an attribute or a link is never grouped,
+            # whatever the settings) and ``grouped`` (points and money: 12.345 in Italian).
+            "builtins": ["django.templatetags.l10n", "clubs.templatetags.numbers"],
         },
     },
 ]
@@ -321,6 +324,13 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env("TIME_ZONE", default="Europe/Rome")
 USE_I18N = True
 USE_TZ = True
+# Dates and numbers as each language writes them (circolo/formats/it, en): "venerdì 4
+# dicembre 2026" and "Friday 4 December 2026", never the US order; 1.234,50 and 1,234.50.
+# Templates use the named formats (DATE_FORMAT, SHORT_DATE_FORMAT, ...), never their own,
+# and show points and money with the ``grouped`` filter (clubs/templatetags/clubs.py).
+# USE_THOUSAND_SEPARATOR stays off: on input it would read an English "12,50" as 1250 and an
+# Italian "0.001" as 1 (Django strips what looks like a group), on money fields.
+FORMAT_MODULE_PATH = ["circolo.formats"]
 
 # --- Uploads and request bodies (circolo.middleware.BoundedRequestMiddleware): a multipart
 # body (a form with files) may have UPLOAD_MAX_MB, any other body DATA_UPLOAD_MAX_MEMORY_SIZE;

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.accounts import waiting_for_confirmation
 from clubs.models import Club, Invitation, Player, Role
+from clubs.widgets import DateInput, DateTimeInput
 from rules.house_rules import SingaporeRules, SpazzumazzRules
 
 
@@ -41,8 +42,8 @@ class SeasonForm(forms.Form):
     (names, order of the dates, overlaps) for the pages and the API alike."""
 
     name = forms.CharField(label=_("Name"), max_length=80)
-    start = forms.DateField(label=_("Start"), widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(label=_("End"), widget=forms.DateInput(attrs={"type": "date"}))
+    start = forms.DateField(label=_("Start"), widget=DateInput())
+    end = forms.DateField(label=_("End"), widget=DateInput())
 
     def __init__(self, *args, club: Club, **kwargs):
         kwargs.setdefault("prefix", "season")
@@ -142,7 +143,7 @@ class InvitationForm(forms.ModelForm):
     class Meta:
         model = Invitation
         fields = ["email", "role", "player", "max_uses", "expires_at"]
-        widgets = {"expires_at": forms.DateTimeInput(attrs={"type": "datetime-local"})}
+        widgets = {"expires_at": DateTimeInput()}
 
     def __init__(self, *args, club: Club, players: list[Player] | None = None, **kwargs):
         kwargs.setdefault("auto_id", "invitation-%s")

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from clubs.forms import HOUSE_RULE_FORMS
 from clubs.models import Club, HouseRuleSet
+from clubs.names import name_in_club, names_of
 from rules.house_rules import as_dict, parse_house_rules
 
 SHOWN_VERSIONS = 10
@@ -34,6 +35,7 @@ class Version:
     changes: list[Change]
     from_defaults: bool  # the first version: its changes are from the game's defaults
     older_unknown: bool  # the version before it is beyond the list: no changes to show
+    by: str = ""  # who saved it, by the name they go by in the club ("" if unknown)
 
 
 def _words(field: forms.Field | None, value: object) -> str:
@@ -76,6 +78,7 @@ def history(club: Club, game: str) -> list[Version]:
         .order_by("-version")[: SHOWN_VERSIONS + 1]
     )
     defaults = as_dict(parse_house_rules(game, None))
+    names = names_of(club.pk, {v.created_by_id for v in versions if v.created_by_id})
     shown = []
     for i, version in enumerate(versions[:SHOWN_VERSIONS]):
         older = versions[i + 1] if i + 1 < len(versions) else None
@@ -88,6 +91,7 @@ def history(club: Club, game: str) -> list[Version]:
                 changes=changes(game, before, version.rules) if before is not None else [],
                 from_defaults=first,
                 older_unknown=before is None,
+                by=name_in_club(club.pk, version.created_by, names) if version.created_by else "",
             )
         )
     return shown

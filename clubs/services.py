@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from circolo.errors import conflict, not_found
 from circolo.rule_errors import rules_validation_error
 from clubs.changes import players_changed
+from clubs.inbox.invitations import invitation_inbox
 from clubs.merge import merge_players
 from clubs.models import (
     Club,
@@ -400,6 +401,7 @@ def create_invitation(
     invitation.save()
     if invitation.email:
         send_invitation_email.delay_on_commit(invitation.pk)
+        invitation_inbox.delay_on_commit(invitation_id=invitation.pk)
     return invitation
 
 
@@ -420,6 +422,7 @@ def accept_invitation(*, token: str, user) -> Membership:
     if updated != 1:
         # Another acceptance took the last use between our read and this write.
         raise conflict("token", _("This invitation is not valid any more."))
+    invitation_inbox.delay_on_commit(invitation_id=invitation.pk)
     return membership
 
 
@@ -427,4 +430,5 @@ def revoke_invitation(*, invitation: Invitation) -> Invitation:
     if invitation.revoked_at is None:
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
+        invitation_inbox.delay_on_commit(invitation_id=invitation.pk)
     return invitation

@@ -22,6 +22,7 @@ from ledger import reads as ledger_reads
 from ledger.amounts import POINTS, validate_unit
 from ledger.forms import PaymentForm
 from ledger.models import Payment
+from ledger.sources import Source, describe
 from ledger.templatetags.ledger import amount as format_amount
 from ledger.templatetags.ledger import unit_label
 
@@ -45,6 +46,17 @@ def _scope(request) -> tuple[str | None, int | None]:
     if session.isdigit() and 0 < len(session) <= 18:
         return services.scope_of_session(int(session)), int(session)
     return None, None
+
+
+def _session_source(club, scope: str | None, session: int | None) -> Source | None:
+    """The table a session's ledger is about, as its game names it ("Tavolo verde, venerdì
+    4 dicembre 2026", with a link); "Session 3" if no game describes it."""
+    if scope is None:
+        return None
+    found = describe(club, [scope])[scope]
+    if found.text == scope:
+        return Source(_("Session %(n)s") % {"n": session})
+    return found
 
 
 def _own_player(access, user):
@@ -111,6 +123,7 @@ def club_ledger(request, access):
             "unit": unit,
             "units": [(u, unit_label(u), _ledger_url(club, u, session)) for u in units],
             "session": session,
+            "session_source": _session_source(club, scope, session),
             "whole_club_url": _ledger_url(club, unit),
             "balances": privacy.balances(
                 ledger_reads.balances(club=club, unit=unit, scope=scope), shown
@@ -254,6 +267,7 @@ def statement(request, access, player_id):
             "unit": found.unit,
             "units": [(u, unit_label(u), f"{here}?{urlencode({'unit': u})}") for u in units],
             "session": session,
+            "session_source": _session_source(access.club, _scope(request)[0], session),
             "csv_url": reverse("ledger:statement_csv", args=[access.club.slug, player.pk])
             + "?"
             + urlencode({"unit": found.unit, **({"session": session} if session else {})}),

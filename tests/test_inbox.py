@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def client_of(user):
-    client = APIClient()
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     client.force_authenticate(user)
     return client
 
@@ -24,17 +24,6 @@ def kinds(user) -> list[tuple[str, str]]:
     response = client_of(user).get("/api/v1/notifications/")
     assert response.status_code == 200
     return [(row["kind"], row["url"]) for row in response.json()]
-
-
-@pytest.fixture
-def committed(django_capture_on_commit_callbacks):
-    """Run a call as a request would: its after-commit work (the outbox) runs."""
-
-    def run(call):
-        with django_capture_on_commit_callbacks(execute=True):
-            return call()
-
-    return run
 
 
 def test_a_sputo_report_waits_for_the_opponent_and_leaves_when_confirmed(people, committed):
@@ -150,8 +139,8 @@ def test_a_payment_waits_for_the_payee_and_leaves_when_confirmed(people, committ
     )
     assert [k for k, _url in kinds(people["scorer"])] == ["confirm_payment"]
     assert kinds(people["member"]) == []
-    text = client_of(people["scorer"]).get("/api/v1/notifications/").json()[0]["text"]
-    assert "paid you 5.00 EUR" in text
+    notes = client_of(people["scorer"]).get("/api/v1/notifications/", HTTP_ACCEPT_LANGUAGE="en")
+    assert "paid you 5.00 EUR" in notes.json()[0]["text"]
     committed(lambda: ledger.confirm_payment(payment=payment, by=people["scorer"]))
     assert kinds(people["scorer"]) == []
 
@@ -199,3 +188,21 @@ def test_check_in_waits_for_each_entrant_not_checked_in(people, committed):
     assert [k for k, _url in kinds(first)] == ["check_in"]
     committed(lambda: sputo.check_in(tournament=tournament, player=players[0], by=first))
     assert kinds(first) == [] and [k for k, _url in kinds(second)] == ["check_in"]
+
+
+def test_an_invitation_mailed_to_someone_with_an_account_waits_in_their_inbox(
+    people, committed, make_user
+):
+    from clubs import services as clubs
+
+    club = people["club"]
+    guest_user = make_user("gina")
+    guest_user.email = "gina@example.org"
+    guest_user.save()
+    invitation = committed(
+        lambda: clubs.create_invitation(club=club, by=people["admin"], email="GINA@example.org")
+    )
+    assert kinds(guest_user) == [("invitation", invitation.get_absolute_url())]
+    assert kinds(people["admin"]) == []
+    committed(lambda: clubs.accept_invitation(token=invitation.token, user=guest_user))
+    assert kinds(guest_user) == []

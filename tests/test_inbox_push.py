@@ -78,15 +78,6 @@ def phone_keys():
     return private, b64url(public), auth, b64url(auth)
 
 
-@pytest.fixture
-def committed(django_capture_on_commit_callbacks):
-    def run(call):
-        with django_capture_on_commit_callbacks(execute=True):
-            return call()
-
-    return run
-
-
 def _payment(people, committed, amount="5"):
     club = people["club"]
     mia = club.players.get(user=people["member"])

@@ -575,6 +575,17 @@ INBOX_PAGES = [
         (LOGIN, 404, 404, 404, 404),
         None,
     ),
+    ("inbox_choices", "post", "/inbox/choices/", lambda c: {}, (LOGIN, 302, 302, 302, 302), None),
+    # A subscription that names no push service is a 400 (the SSRF guard is tested apart).
+    ("push_subscribe", "post", "/inbox/push/", lambda c: {}, (LOGIN, 400, 400, 400, 400), None),
+    (
+        "push_unsubscribe",
+        "post",
+        "/inbox/push/remove/",
+        lambda c: {},
+        (LOGIN, 302, 302, 302, 302),
+        None,
+    ),
 ]
 PAGES += INBOX_PAGES
 

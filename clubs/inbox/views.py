@@ -52,7 +52,8 @@ def bell(request) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    return {"inbox_unread": services.unread_count(user)}
+    # A callable: the template asks for it only where it shows the bell (not in fragments).
+    return {"inbox_unread": lambda: services.unread_count(user)}
 
 
 def waiting_section(request, access) -> Section | None:

@@ -8,9 +8,11 @@ whose feature has not landed simply has no entry. A provider returning None (no 
 no section. The three signatures are stable:
 
 ``LEADERBOARDS = {"<game>": "dotted.path.to.leaderboard"}``
-    ``leaderboard(club, *, season=None, min_games=0) -> Leaderboard | None``. ``season`` is
-    one of the club's ``Season`` objects, or None for all time. The provider applies
-    ``min_games`` itself (rows with fewer games in ``min_games_key`` left out) and returns
+    ``leaderboard(club, *, season=None, min_games=None) -> Leaderboard | None``. ``season``
+    is one of the club's ``Season`` objects, or None for all time. The provider applies
+    ``min_games`` itself (rows with fewer games in ``min_games_key`` left out; None, the
+    page's default: the game's house rule, Spazz'u'mazz's ``idiot_min_games``, 0 for a game
+    without one), says in ``Leaderboard.min_games`` which minimum it applied, and returns
     None when no row is left: the section is not shown. The page sorts the rows
     (``Leaderboard.sorted_rows``) by any sortable column the visitor picks. It reads
     precomputed rows in a constant number of queries, whatever the number of players.
@@ -94,6 +96,7 @@ class Leaderboard:
     min_games_key: str = "games"  # the column the minimum-games filter applies to
     unit: str = ""  # the currency of "money" columns, if any
     note: str = ""  # one sentence shown above the table (translated), if any
+    min_games: int = 0  # the minimum of games the provider applied
 
     def sorted_rows(self, key: str | None = None, *, descending: bool | None = None) -> list[dict]:
         key = key if key in {c.key for c in self.columns if c.sortable} else self.default_sort

@@ -43,7 +43,7 @@ def _season(request, club):
     return None, seasons
 
 
-def _int(request, name: str, default: int, *, most: int = 10**6) -> int:
+def _int(request, name: str, default: int | None, *, most: int = 10**6) -> int | None:
     raw = request.GET.get(name, "")
     return min(int(raw), most) if raw.isdigit() and len(raw) < 8 else default
 
@@ -69,10 +69,12 @@ def _cached(key: str, build) -> str:
 @public_page
 @club_page()
 def leaderboards(request, access):
-    """Every game's leaderboard: per season or all time, sortable, a minimum of games."""
+    """Every game's leaderboard: per season or all time, sortable, a minimum of games (by
+    default each game's house rule: the provider's own default)."""
     club = access.club
     season, seasons = _season(request, club)
-    min_games = _int(request, "min_games", 0, most=10_000)
+    min_games = _int(request, "min_games", None, most=10_000)
+    chosen = {} if min_games is None else {"min_games": min_games}
     sort = request.GET.get("sort", "")  # "<game>.<column>"
     descending = request.GET.get("dir") != "asc"
     everyone = request.GET.get("all", "")[:20]  # the game whose every row is shown
@@ -85,7 +87,7 @@ def leaderboards(request, access):
             boards.version(club.pk),
             translation.get_language(),
             season.pk if season else "all",
-            min_games,
+            "house" if min_games is None else min_games,
             sort[:60],
             descending,
             everyone,
@@ -96,7 +98,7 @@ def leaderboards(request, access):
     def build() -> str:
         sections = []
         for game, provider in boards.leaderboard_providers().items():
-            board = provider(club, season=season, min_games=min_games)
+            board = provider(club, season=season, **chosen)
             if board is None:
                 continue
             if not money:
@@ -114,6 +116,8 @@ def leaderboards(request, access):
                     "hidden": len(rows) - len(shown),
                     "sorted_by": current or board.default_sort,
                     "descending": (descending if current else board.descending),
+                    "provisional": any(row.get("provisional") for row in shown),
+                    "house_minimum": min_games is None,
                 }
             )
         return render_to_string(

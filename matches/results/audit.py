@@ -12,7 +12,7 @@ from datetime import datetime
 
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Player, Profile
+from clubs.names import name_in_club, names_of
 from matches.results.adapters import adapter_for
 from matches.results.models import AuditEntry, OutcomeStatus, OutcomeSubject
 
@@ -43,22 +43,6 @@ class Step:
     action: str  # the step's code, for styling only (never shown)
 
 
-def names_of(club_id: int, user_ids: set[int]) -> dict[int, str]:
-    """The name each user goes by in the club: their player's, else their profile's, else
-    their user name (two queries at most)."""
-    names = dict(
-        Player.objects.filter(club_id=club_id, user_id__in=user_ids).values_list(
-            "user_id", "display_name"
-        )
-    )
-    missing = user_ids - set(names)
-    if missing:
-        names.update(
-            Profile.objects.filter(user_id__in=missing).values_list("user_id", "display_name")
-        )
-    return names
-
-
 def sentence(entry: AuditEntry, who: str, extra: dict) -> str:
     if entry.action == "decide" and entry.to_status in DECIDED:
         template = DECIDED[entry.to_status]
@@ -78,7 +62,7 @@ def history(subject: OutcomeSubject) -> list[Step]:
         if entry.by_id is None:
             who = str(SOMEONE)
         else:
-            who = names.get(entry.by_id) or entry.by.get_full_name() or entry.by.get_username()
+            who = name_in_club(subject.club_id, entry.by, names)
         steps.append(
             Step(
                 at=entry.at,
@@ -95,5 +79,4 @@ def reported_by(outcome) -> str:
     """Who reported ``outcome``, by the name they go by in the club ("" if nobody)."""
     if outcome is None or outcome.reported_by_id is None:
         return ""
-    names = names_of(outcome.club_id, {outcome.reported_by_id})
-    return names.get(outcome.reported_by_id) or outcome.reported_by.get_username()
+    return name_in_club(outcome.club_id, outcome.reported_by)

@@ -18,6 +18,7 @@ from clubs.access import has_role
 from clubs.inbox.models import Kind
 from clubs.inbox.services import Waiting, sync
 from clubs.models import Membership, Role
+from clubs.names import name_in_club
 from matches.boards import live
 from matches.results.adapters import adapter_for
 from matches.results.models import OPEN, AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
@@ -62,10 +63,12 @@ def waiting_on(subject: OutcomeSubject) -> list[Waiting]:
     url = subject.get_absolute_url()
     if outcome.status == OutcomeStatus.REPORTED and "confirm" in adapter.steps:
         reporter = outcome.reported_by
-        who = reporter.get_full_name() or reporter.get_username() if reporter else "?"
         players = [p for p in adapter.players(subject) if p.user_id]
         names = {p.user_id: p.display_name for p in players}
-        who = names.get(outcome.reported_by_id, who)
+        # The name the reporter goes by in the club (a scorer need not play), never a login.
+        who = names.get(outcome.reported_by_id) or (
+            name_in_club(subject.club_id, reporter) if reporter else "?"
+        )
         return [
             Waiting(p.user_id, Kind.CONFIRM_RESULT, url, {"what": what, "who": who})
             for p in players

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 
 from circolo.errors import Conflict
 from circolo.once.sent import once_per_form
+from circolo.rule_errors import for_people
 from clubs.access import ClubAccess, club_page
 from clubs.models import Role
 from matches.results import steps
@@ -97,7 +98,7 @@ class StepPage:
 
 def _message(request, error) -> None:
     if isinstance(error, ValidationError):
-        for text in error.messages:
+        for text in for_people(error):
             messages.error(request, text)
     elif isinstance(error, Conflict):
         messages.error(request, error.message)

@@ -17,7 +17,7 @@ from ledger.sources import register_legs
 from matches.results.adapters import GameAdapter, register
 from matches.singapore import posting, tasks
 from matches.singapore.ledger_legs import legs_of_postings
-from matches.singapore.ledger_sources import describe_hands
+from matches.singapore.ledger_sources import describe_hands, describe_sessions
 from matches.singapore.models import Hand
 from matches.singapore.payload import check_hand_outcome
 
@@ -63,4 +63,5 @@ class SingaporeAdapter(GameAdapter):
 
 register(SingaporeAdapter())
 describe_sources("hand", describe_hands)  # the ledger's statements link to the hands
+describe_sources("session", describe_sessions)  # a table's ledger is named by the table
 register_legs("hand", legs_of_postings)  # older postings get their legs back from records

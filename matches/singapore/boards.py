@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.core.paginator import Paginator
 from django.db.models import Max, Q, Sum
 from django.utils import formats, timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection
@@ -59,7 +59,10 @@ def totals(club, *, season=None):
     )
 
 
-def leaderboard(club, *, season=None, min_games: int = 0) -> Leaderboard | None:
+def leaderboard(club, *, season=None, min_games: int | None = None) -> Leaderboard | None:
+    """``LEADERBOARDS["singapore"]``: ``min_games`` counts hands (no house rule sets one:
+    None is 0)."""
+    min_games = min_games or 0
     rows = []
     for row in totals(club, season=season):
         if row["hands_played"] < min_games:
@@ -81,6 +84,7 @@ def leaderboard(club, *, season=None, min_games: int = 0) -> Leaderboard | None:
         columns=COLUMNS,
         rows=rows,
         default_sort="net_points",
+        min_games=min_games,
         min_games_key="hands_played",
         unit=club.currency,
     )
@@ -134,7 +138,11 @@ def _chart(player, history: list):
         f"singapore-balance-{player.pk}",
         [(day(when), float(balance)) for when, balance in history],
         title=gettext("Singapore running balance"),
-        description=gettext("%(name)s's running balance in points after each hand, %(n)s hands.")
+        description=ngettext(
+            "%(name)s's running balance in points after each hand, %(n)s hand.",
+            "%(name)s's running balance in points after each hand, %(n)s hands.",
+            len(history),
+        )
         % {"name": player.display_name, "n": len(history)},
         digits=0,
     )

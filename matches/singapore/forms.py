@@ -8,13 +8,16 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
-from matches.singapore.payload import HandPayload, HandRefused
+from clubs.widgets import DateInput
+from matches.singapore.payload import QUOTA_MAX, HandPayload, HandRefused
 from rules.cards import Card
 
 SIDE_BETS = 3
+BET_PARTS = ("winner", "loser", "quotas")
 
 
 def card_tokens(text: str) -> list[str]:
@@ -31,7 +34,7 @@ def meld_lists(text: str) -> list[list[str]] | None:
 
 class OpenTableForm(forms.Form):
     name = forms.CharField(label=_("Table"), max_length=80, initial=_("Table 1"))
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("Date"), widget=DateInput())
     point_value = forms.DecimalField(
         label=_("Point value"),
         required=False,
@@ -118,6 +121,7 @@ class HandForm(forms.Form):
     def __init__(self, *args, people, players, **kwargs):
         super().__init__(*args, **kwargs)
         self.people = list(people)
+        self.cover_errors: list[str] = []  # about the covers together (their sum)
         playing = [(p.pk, p.display_name) for p in players]
         self.fields["dealer"].choices = playing
         self.fields["opponent"].choices = playing
@@ -159,6 +163,11 @@ class HandForm(forms.Form):
             (self[f"bet_{n}_winner"], self[f"bet_{n}_loser"], self[f"bet_{n}_quotas"])
             for n in range(SIDE_BETS)
         ]
+
+    def bets_open(self) -> bool:
+        """Whether the side bets' section shows opened: one is filled in or has an error."""
+        names = [f"bet_{n}_{part}" for n in range(SIDE_BETS) for part in BET_PARTS]
+        return any(self.errors.get(name) or self.data.get(name) for name in names)
 
     # --- The payload in the API's terms
 
@@ -208,17 +217,55 @@ class HandForm(forms.Form):
         return head if head in self.fields else None
 
     def add_refusal(self, error: ValidationError) -> None:
+        """A service's refusal, each message a sentence by the field it is about (never the
+        API's field path: ``covers``, ``side_bets[0]``); the covers as a whole by their
+        section (``cover_errors``)."""
         if isinstance(error, HandRefused):
             for item in error.rules_errors:
                 if about_cards(item):
                     continue  # shown next to the offending card (see card_errors)
-                self.add_error(self.form_field(item.get("at")), item["message"])
+                self._add_at(item.get("at"), [page_message(item)])
             return
         if hasattr(error, "error_dict"):
             for at, messages in error.message_dict.items():
-                self.add_error(self.form_field(at), messages)
+                self._add_at(at, messages)
         else:
             self.add_error(None, error.messages)
+
+    def _add_at(self, at: str | None, messages: list[str]) -> None:
+        name = self.form_field(at)
+        if name is None and (at or "").split("[")[0].split(".")[0] == "covers":
+            self.cover_errors.extend(messages)
+        elif name is None and (at or "").startswith("side_bets"):
+            self.add_error("bet_0_quotas", messages)
+        else:
+            self.add_error(name, messages)
+
+
+# The engine's ``bad_stake`` refusals as a page says them next to the field, by what its
+# (English) message says is wrong: the API keeps the engine's message and its ``at``.
+STAKE_SENTENCES = [
+    ("must be two people", _("The dealer and the opponent must be two different people.")),
+    ("neither the dealer nor", _("The winner must be the dealer or the opponent.")),
+    ("cannot cover", _("The dealer cannot cover their own quotas.")),
+    ("exceed the dealer", _("The covers add up to more quotas than the dealer staked.")),
+    ("on both sides", _("A side bet needs two different people, one on each side.")),
+    ("plays the hand", _("A side bet is between bystanders, not the two who play the hand.")),
+]
+
+
+def page_message(item: dict) -> str:
+    """An engine error as the hand page shows it, next to its field: a sentence, without
+    the API's field path (``covers``, ``side_bets[0]``)."""
+    if item.get("code") == "bad_stake":
+        message = str(item.get("message_en") or "")
+        for words, sentence in STAKE_SENTENCES:
+            if words in message:
+                return str(sentence)
+        if "quotas, not" in message:
+            most = formats.number_format(QUOTA_MAX, force_grouping=True)
+            return str(_("From 1 to %(most)s quotas.") % {"most": most})
+    return item.get("short") or item["message"]
 
 
 CARD_CODES = {"unknown_card", "hand_size", "too_many_copies", "not_closed", "same_suit_sequences"}

@@ -347,7 +347,14 @@ def check(record: dict, ids: dict[str, int]) -> dict:
             error["at"] = _api_at(error["at"], ids)
             # ``short``: without the place, for the form's note by the offending card.
             short = rules_message({**error, "at": None})
-            errors.append({**error, "message": rules_message(error), "short": short})
+            errors.append(
+                {
+                    **error,
+                    "message": rules_message(error),
+                    "short": short,
+                    "message_en": e.get("message", ""),
+                }
+            )
         raise HandRefused(errors)
     return result
 

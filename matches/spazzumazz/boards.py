@@ -9,7 +9,7 @@ from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.models import Club, Player, Season
 from matches.boards import (
@@ -29,7 +29,7 @@ from matches.spazzumazz.models import (
     SpazzumazzStats,
     SpazzumazzTitle,
 )
-from matches.spazzumazz.stats import GAME, PROVISIONAL_GAMES
+from matches.spazzumazz.stats import GAME, PROVISIONAL_GAMES, idiot_min_games
 
 HISTORY_PAGE = 15
 
@@ -112,8 +112,11 @@ COLUMNS = [
 ]
 
 
-def leaderboard(club: Club, *, season: Season | None = None, min_games: int = 0):
-    """``LEADERBOARDS["spazzumazz"]``: two queries."""
+def leaderboard(club: Club, *, season: Season | None = None, min_games: int | None = None):
+    """``LEADERBOARDS["spazzumazz"]``: two queries (three for the house rule's minimum,
+    ``idiot_min_games``, when ``min_games`` is None)."""
+    if min_games is None:
+        min_games = idiot_min_games(club)
     rows = idiot_stats(club, season, min_games=min_games)
     if not rows:
         return None
@@ -134,6 +137,7 @@ def leaderboard(club: Club, *, season: Season | None = None, min_games: int = 0)
         columns=COLUMNS,
         rows=rows,
         default_sort="idiot_rate",
+        min_games=min_games,
         note=(
             _("The game is called %(title)s since %(since)s.")
             % {
@@ -210,7 +214,11 @@ def _charts(player: Player):
         f"spazzumazz-rating-{player.pk}",
         [(day(at), value) for at, value in changes],
         title=_("Spazz'u'mazz rating over time"),
-        description=_("%(name)s's conservative OpenSkill rating after each game, %(n)s games.")
+        description=ngettext(
+            "%(name)s's conservative OpenSkill rating after each game, %(n)s game.",
+            "%(name)s's conservative OpenSkill rating after each game, %(n)s games.",
+            len(changes),
+        )
         % {"name": player.display_name, "n": len(changes)},
         provisional=PROVISIONAL_GAMES - 1,
         legend=_("Dashed: provisional (fewer than %(n)s games).") % {"n": PROVISIONAL_GAMES},
@@ -219,7 +227,11 @@ def _charts(player: Player):
         f"spazzumazz-idiot-rate-{player.pk}",
         [(day(at), value) for at, value in rate_points],
         title=_("Idiot rate over time"),
-        description=_("%(name)s's idiot rate after each game, %(n)s games.")
+        description=ngettext(
+            "%(name)s's idiot rate after each game, %(n)s game.",
+            "%(name)s's idiot rate after each game, %(n)s games.",
+            len(rate_points),
+        )
         % {"name": player.display_name, "n": len(rate_points)},
         percent=True,
         y_range=(0.0, 1.0),
@@ -279,15 +291,15 @@ def player_section(player: Player, *, season: Season | None = None, page: int = 
 # --- The club night ----------------------------------------------------------------------------
 
 
-def club_night_section(club: Club, *, day):
-    """``CLUB_NIGHT_SECTIONS``: the night's games and who was the idiot."""
+def games_of_night(club: Club, day):
+    """The night's games with a result, each with its places in finishing order (two
+    queries): the night's report and the tonight screen."""
     start, end = night_bounds(day)
-    games = list(
+    return (
         SpazzumazzGame.objects.filter(
             club=club, played_at__gte=start, played_at__lt=end, places__place__isnull=False
         )
         .distinct()
-        .order_by("played_at", "pk")
         .prefetch_related(
             Prefetch(
                 "places",
@@ -295,6 +307,11 @@ def club_night_section(club: Club, *, day):
             )
         )
     )
+
+
+def club_night_section(club: Club, *, day):
+    """``CLUB_NIGHT_SECTIONS``: the night's games and who was the idiot."""
+    games = list(games_of_night(club, day).order_by("played_at", "pk"))
     if not games:
         return None
     idiots: dict[str, int] = {}

@@ -4,34 +4,21 @@ tonight. Four queries whatever the night's size."""
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from matches.boards import night_bounds
 from matches.boards.tonight import Pane, Tick
 from matches.results.models import Outcome, OutcomeStatus
-from matches.spazzumazz.boards import game_title
-from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace, SpazzumazzTitle
+from matches.spazzumazz.boards import game_title, games_of_night
+from matches.spazzumazz.models import SpazzumazzTitle
 
 SHOWN = 8
 
 
 def tonight_pane(club, *, night, sees_money: bool) -> Pane | None:
     start, end = night_bounds(night)
-    games = list(
-        SpazzumazzGame.objects.filter(
-            club=club, played_at__gte=start, played_at__lt=end, places__place__isnull=False
-        )
-        .distinct()
-        .order_by("-played_at", "-pk")
-        .prefetch_related(
-            Prefetch(
-                "places",
-                queryset=SpazzumazzPlace.objects.select_related("player").order_by("place"),
-            )
-        )
-    )
+    games = list(games_of_night(club, night).order_by("-played_at", "-pk"))
     title = (
         SpazzumazzTitle.objects.filter(club=club, season=None, until__isnull=True)
         .select_related("player")

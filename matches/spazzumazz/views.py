@@ -12,9 +12,11 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from circolo.once.sent import once_per_form
 from circolo.public_pages import public_page
+from circolo.rule_errors import for_people
 from clubs.access import club_page
 from clubs.models import Role
 from matches.results import audit, steps
@@ -136,15 +138,16 @@ def new_game(request, access):
             if len(recorded) == 1:
                 messages.success(request, _("Game saved."))
                 return redirect("spazzumazz:game", slug=club.slug, game_id=recorded[0].pk)
-            messages.success(request, _("%(n)s games saved.") % {"n": len(recorded)})
+            saved = ngettext("%(n)s game saved.", "%(n)s games saved.", len(recorded))
+            messages.success(request, saved % {"n": len(recorded)})
             return redirect("spazzumazz:games", slug=club.slug)
     except ValidationError as error:
         # The rules engine's refusals of a pasted log are shown by the log, translated
         # (``circolo.rule_errors``); anything else at the top of the page.
-        by_field = error.message_dict if hasattr(error, "error_dict") else {}
-        record_errors = by_field.get("record", [])
-        others = [m for f, ms in by_field.items() if f != "record" for m in ms]
-        for message in others if by_field else error.messages:
+        by_field = error.error_dict if hasattr(error, "error_dict") else {}
+        record_errors = for_people(error, "record")
+        others = [m for f in by_field if f != "record" for m in for_people(error, f)]
+        for message in others if by_field else for_people(error):
             messages.error(request, message)
     me = club.players.filter(user=request.user).first()
     return render(

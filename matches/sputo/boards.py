@@ -30,7 +30,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, F, Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from clubs.models import Club, Player, Season
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, night_bounds
@@ -160,9 +160,11 @@ COLUMNS = [
 ]
 
 
-def leaderboard(club: Club, *, season: Season | None = None, min_games: int = 0):
+def leaderboard(club: Club, *, season: Season | None = None, min_games: int | None = None):
     """``LEADERBOARDS["sputo"]``: four queries. Matches and tournaments are the season's (or
-    all time); a rating follows a player across seasons. ``min_games`` counts matches."""
+    all time); a rating follows a player across seasons. ``min_games`` counts matches (no
+    house rule sets one: None is 0)."""
+    min_games = min_games or 0
     played = TournamentMatch.objects.filter(club=club, result__in=BY_PLAY)
     finals = TournamentMatch.objects.filter(
         club=club,
@@ -231,6 +233,7 @@ def leaderboard(club: Club, *, season: Season | None = None, min_games: int = 0)
         columns=COLUMNS,
         rows=shown,
         default_sort="rating",
+        min_games=min_games,
         note=(
             _("Ratings count every season; matches and tournaments are this season's.")
             if season is not None
@@ -328,9 +331,12 @@ def _chart(player: Player):
             for at, display in changes
         ],
         title=_("Sputo rating over time"),
-        description=_(
+        description=ngettext(
             "%(name)s's Glicko-2 rating (the rating minus twice its deviation) after each "
-            "rated match, %(n)s matches; provisional for the first %(first)s."
+            "rated match, %(n)s match; provisional for the first %(first)s.",
+            "%(name)s's Glicko-2 rating (the rating minus twice its deviation) after each "
+            "rated match, %(n)s matches; provisional for the first %(first)s.",
+            len(changes),
         )
         % {"name": player.display_name, "n": len(changes), "first": PROVISIONAL_BELOW - 1},
         digits=0,

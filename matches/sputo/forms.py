@@ -4,9 +4,11 @@ game, the loser's cards left) into the same payload the API takes."""
 from __future__ import annotations
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubs.widgets import DateTimeInput
 from matches.sputo.models import BEST_OF, Seeding, Tournament, Variant
 from rules.sputo import LAYOUT_TOTALS
 
@@ -14,7 +16,7 @@ from rules.sputo import LAYOUT_TOTALS
 class TournamentForm(forms.ModelForm):
     starts_at = forms.DateTimeField(
         label=gettext_lazy("Starts"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        widget=DateTimeInput(),
     )
     suit_match = forms.BooleanField(
         label=gettext_lazy("Suit match (experts: a card also goes on a centre card of its suit)"),
@@ -53,6 +55,14 @@ class TournamentForm(forms.ModelForm):
             options = self.instance.options or {}
             self.fields["suit_match"].initial = options.get("suit_match", False)
             self.fields["splash"].initial = options.get("splash", False)
+
+    def add_refusal(self, error: ValidationError) -> None:
+        """The service's refusal by the fields it names (the others above the form)."""
+        if not hasattr(error, "error_dict"):
+            self.add_error(None, error.messages)
+            return
+        for name, messages in error.message_dict.items():
+            self.add_error(name if name in self.fields else None, messages)
 
     def values(self) -> dict:
         data = dict(self.cleaned_data)

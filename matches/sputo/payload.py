@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from circolo.rule_errors import message_of, restated
 from matches.results.adapters import CheckedOutcome, CheckedRecord
@@ -102,7 +103,16 @@ def _games_played(match, payload: dict) -> CheckedOutcome:
         raise ValidationError({"games": [_("Give at least one game.")]})
     if len(games) > match.best_of:
         raise ValidationError(
-            {"games": [_("At most %(n)s games in this match.") % {"n": match.best_of}]}
+            {
+                "games": [
+                    ngettext(
+                        "At most %(n)s game in this match.",
+                        "At most %(n)s games in this match.",
+                        match.best_of,
+                    )
+                    % {"n": match.best_of}
+                ]
+            }
         )
     names = {p.pk: p.display_name for p in match.players()}
     players = {p.display_name: p for p in match.players()}
@@ -130,7 +140,11 @@ def _games_played(match, payload: dict) -> CheckedOutcome:
         raise ValidationError(
             {
                 "games": [
-                    _("Nobody has won %(need)s games yet: the match is best of %(of)s.")
+                    ngettext(
+                        "Nobody has won %(need)s game yet: the match is best of %(of)s.",
+                        "Nobody has won %(need)s games yet: the match is best of %(of)s.",
+                        need,
+                    )
                     % {"need": need, "of": match.best_of}
                 ]
             }

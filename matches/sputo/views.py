@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from circolo.errors import Conflict
 from circolo.once.sent import once_per_form
+from circolo.rule_errors import for_people
 from clubs.access import access_club, club_page
 from clubs.models import Player, Role
 from matches.results import audit, steps
@@ -39,7 +40,7 @@ def _tournament(access, tournament_id) -> Tournament:
 
 def _errors(request, error) -> None:
     if isinstance(error, ValidationError):
-        for message in error.messages:
+        for message in for_people(error):
             messages.error(request, message)
     else:
         messages.error(request, str(error))
@@ -56,9 +57,10 @@ def _act(request, action, success: str) -> bool:
     return True
 
 
-@club_page()
-def tournament_list(request, access):
+def _tournament_list(request, access, form=None, status: int = 200):
     tournaments = access.club.tournaments.order_by("-starts_at", "-pk")
+    if form is None and access.is_admin:
+        form = TournamentForm()
     return render(
         request,
         "matches/sputo/tournament_list.html",
@@ -66,16 +68,24 @@ def tournament_list(request, access):
             "club": access.club,
             "access": access,
             "tournaments": tournaments,
-            "form": TournamentForm() if access.is_admin else None,
+            "form": form,
             "next_matches": list(reads.next_matches(request.user, club=access.club)[:3]),
         },
+        status=status,
     )
+
+
+@club_page()
+def tournament_list(request, access):
+    return _tournament_list(request, access)
 
 
 @require_POST
 @club_page(at_least=Role.ADMIN)
 @once_per_form
 def tournament_create(request, access):
+    """A new tournament; a refusal (the form's or the service's) is shown on the form again,
+    each message by the field it is about."""
     form = TournamentForm(request.POST)
     if form.is_valid():
         try:
@@ -83,22 +93,20 @@ def tournament_create(request, access):
                 club=access.club, by=request.user, **form.values()
             )
         except ValidationError as error:
-            _errors(request, error)
+            form.add_refusal(error)
         else:
             messages.success(request, _("Tournament created, in draft."))
             return redirect(tournament)
-    else:
-        for field, errors in form.errors.items():
-            for error in errors:
-                messages.error(
-                    request, f"{form.fields[field].label if field in form.fields else ''}: {error}"
-                )
-    return redirect("sputo:tournaments", slug=access.club.slug)
+    return _tournament_list(request, access, form=form, status=400)
 
 
 @club_page()
 def tournament_detail(request, access, tournament_id):
-    tournament = _tournament(access, tournament_id)
+    return _tournament_page(request, access, _tournament(access, tournament_id))
+
+
+def _tournament_page(request, access, tournament, form=None, status: int = 200):
+    """The tournament's page; ``form``: the details' form as sent, with its errors."""
     entrants = list(
         tournament.entrants.select_related("player").order_by("seed", "entered_at", "pk")
     )
@@ -126,8 +134,8 @@ def tournament_detail(request, access, tournament_id):
             p for p in access.club.players.active().order_by("display_name") if p.pk not in entered
         ]
     if access.is_admin and tournament.is_open_for_changes:
-        context["form"] = TournamentForm(instance=tournament)
-    return render(request, "matches/sputo/tournament.html", context)
+        context["form"] = form or TournamentForm(instance=tournament)
+    return render(request, "matches/sputo/tournament.html", context, status=status)
 
 
 @club_page()
@@ -166,17 +174,16 @@ def tournament_update(request, access, tournament_id):
     else:
         form = TournamentForm(request.POST, instance=Tournament.objects.get(pk=tournament.pk))
         if form.is_valid():
-            _act(
-                request,
-                lambda: services.update_tournament(
-                    tournament=tournament, by=request.user, **form.values()
-                ),
-                _("Tournament saved."),
-            )
-        else:
-            for errors in form.errors.values():
-                for error in errors:
-                    messages.error(request, error)
+            try:
+                services.update_tournament(tournament=tournament, by=request.user, **form.values())
+            except ValidationError as error:
+                form.add_refusal(error)
+            except Conflict as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, _("Tournament saved."))
+                return redirect(tournament)
+        return _tournament_page(request, access, tournament, form=form, status=400)
     return redirect(tournament)
 
 

@@ -46,15 +46,24 @@
     render();
   }
 
+  // What a chip shows: A♠, 10♥, the joker by its name (as the server's ``suited`` filter);
+  // the field keeps the code as typed.
+  var LETTERS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  var jokerButton = picker.querySelector("[data-joker]");
+  function suited(card) {
+    if (card === "JK") return (jokerButton && jokerButton.getAttribute("aria-label")) || card;
+    var suit = LETTERS[card.slice(-1)];
+    return suit && /^(10|[2-9AJQK])$/.test(card.slice(0, -1)) ? card.slice(0, -1) + suit : card;
+  }
   function chip(card, index, name) {
     var li = document.createElement("li");
     li.className = "sg-chip";
     li.dataset.card = card;
-    li.textContent = card;
+    li.textContent = suited(card);
     var remove = document.createElement("button");
     remove.type = "button";
     remove.textContent = "×";
-    remove.setAttribute("aria-label", "− " + card);
+    remove.setAttribute("aria-label", "− " + suited(card));
     remove.addEventListener("click", function () {
       var list = tokens(fields[name].value);
       list.splice(index, 1);
