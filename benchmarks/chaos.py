@@ -12,8 +12,8 @@ outbox's waits, made short so that a run ends in minutes (``OUTBOX_RELAY_SECONDS
 ``OUTBOX_REDELIVER_SECONDS`` 5). Client threads record Singapore hands through the API,
 one thread per table (each hand with its ``Idempotency-Key``, sent again with the same key
 when the connection is cut, as a phone would), Spazz'u'mazz games (each at a ``played_at``
-of its own, never sent again: that API takes no key), and one reads the public club page
-and the leaderboards, while each scenario does its harm:
+of its own, with its ``Idempotency-Key``, sent again the same way), and one reads the
+public club page and the leaderboards, while each scenario does its harm:
 
 - ``baseline``: none;
 - ``broker``: Redis stopped from a third of the run to two thirds, then started again;
@@ -443,8 +443,8 @@ def singapore_client(client: Client, world: World, table: int, run: str, stop: t
 
 def spazzumazz_client(client: Client, world: World, number: int, stop: threading.Event):
     """Games of four of the six players, each played at a moment of its own (a day of this
-    client's in this run, a minute each); never sent twice (the API has no idempotency
-    key): a cut connection leaves it unknown."""
+    client's in this run, a minute each); a cut connection is sent again with the same
+    ``Idempotency-Key``."""
     rng = random.Random()
     day = next(_days)
     base = datetime(2020, 1, 1, 20, tzinfo=UTC) + timedelta(days=day)
@@ -458,7 +458,9 @@ def spazzumazz_client(client: Client, world: World, number: int, stop: threading
             "finish_order": rng.sample(players, 4),
             "played_at": played_at,
         }
-        status, _data = client.call("POST", "/api/v1/spazzumazz-games/", body)
+        status, _data = client.call_until_answered(
+            "POST", "/api/v1/spazzumazz-games/", body, key=f"game:{played_at}"
+        )
         with client.tally.lock:
             client.tally.games[played_at] = status or 0
         n += 1

@@ -14,6 +14,7 @@ happened once, for the pages and the API alike:
 - ``conflict`` (the request is well-formed but clashes with what is stored: a name
   already taken, the last admin, an invitation used up): **409** when every error is one;
   a constraint that caught two requests racing (``IntegrityError``) is a 409 too;
+- ``key_reused`` (an ``Idempotency-Key`` sent again with another body): **422**;
 - anything else: **400**.
 
 Errors of nested fields (a list's items, a nested object) are named by their path, one level
@@ -36,6 +37,8 @@ from circolo.rule_errors import as_api_item, is_rules_error
 
 NOT_FOUND_CODES = frozenset({"not_found", "does_not_exist"})
 CONFLICT_CODES = frozenset({"conflict"})
+# An ``Idempotency-Key`` sent again with another request (``circolo.once``).
+UNPROCESSABLE_CODES = frozenset({"key_reused"})
 
 
 class NotFoundError(exceptions.ValidationError):
@@ -44,6 +47,10 @@ class NotFoundError(exceptions.ValidationError):
 
 class ConflictError(exceptions.ValidationError):
     status_code = status.HTTP_409_CONFLICT
+
+
+class UnprocessableError(exceptions.ValidationError):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
 
 
 def _drf_detail(error: DjangoValidationError):
@@ -120,7 +127,11 @@ def with_status(exc: exceptions.ValidationError) -> exceptions.ValidationError:
     if type(exc) is not exceptions.ValidationError:
         return exc
     codes = _codes(exc.detail)
-    for kind, known in ((NotFoundError, NOT_FOUND_CODES), (ConflictError, CONFLICT_CODES)):
+    for kind, known in (
+        (NotFoundError, NOT_FOUND_CODES),
+        (ConflictError, CONFLICT_CODES),
+        (UnprocessableError, UNPROCESSABLE_CODES),
+    ):
         if codes and codes <= known:
             converted = kind.__new__(kind)
             converted.detail = exc.detail

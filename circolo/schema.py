@@ -45,9 +45,11 @@ from drf_spectacular.plumbing import (
     force_instance,
     get_lib_doc_excludes,
 )
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import permissions, relations, serializers
 
 import circolo.strict as strict
+from circolo.once import KEY_LENGTH
 from circolo.strict import DATE_TIME_PATTERN, decimal_pattern
 
 # The characters Python's str.strip() (and so DRF's trimming) removes, NUL aside.
@@ -231,3 +233,15 @@ def _decimal_pattern(field: serializers.DecimalField, schema: dict) -> None:
     pattern = decimal_pattern(field)
     if pattern is not None:
         schema["pattern"] = pattern
+
+
+def idempotency_key(description) -> OpenApiParameter:
+    """The ``Idempotency-Key`` header of a write that honours it (``circolo.once``): at
+    most 255 characters (longer is a 400); the same key and body answer what the first
+    request recorded (200); the same key with another body is a 422 naming the key."""
+    return OpenApiParameter(
+        "Idempotency-Key",
+        {"type": "string", "maxLength": KEY_LENGTH, "pattern": NO_NUL},
+        OpenApiParameter.HEADER,
+        description=description,
+    )

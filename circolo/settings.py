@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "circolo.outbox",
+    "circolo.once",
     "circolo",
     "clubs",
     "matches",
@@ -237,7 +238,14 @@ PUSH_ALLOW_PRIVATE = env.bool("PUSH_ALLOW_PRIVATE", default=False)
 # Writes that honour an ``Idempotency-Key`` (the same key answers the write recorded the
 # first time): sent with a key, such a request runs again after its database connection was
 # lost even if it had committed (circolo/db_retry.py). Regular expressions of paths.
-IDEMPOTENT_WRITE_PATHS = [r"^/api/v1/table-sessions/\d+/hands/$"]
+IDEMPOTENT_WRITE_PATHS = [
+    r"^/api/v1/table-sessions/\d+/hands/$",
+    r"^/api/v1/ledger/payments/$",
+    r"^/api/v1/spazzumazz-games/$",
+]
+# How long a form's one-time token and an API's ``Idempotency-Key`` are remembered
+# (circolo/once/): the daily housekeeping drops older ones.
+ONCE_KEEP_DAYS = env.int("ONCE_KEEP_DAYS", default=7)
 
 # --- Auth
 AUTH_PASSWORD_VALIDATORS = [

@@ -2,6 +2,7 @@ from datetime import timedelta
 
 from axes.handlers.proxy import AxesProxyHandler
 from celery import shared_task
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
@@ -15,22 +16,26 @@ def ping() -> str:
 @shared_task(name="circolo.housekeeping", acks_late=True)
 def housekeeping(log_age_days: int = 30, outbox_age_days: int = 7) -> dict[str, int]:
     """Daily (beat): drop expired sessions, dead API tokens (expired, or issued under an
-    old password), login logs older than ``log_age_days`` and the outbox's messages run
-    more than ``outbox_age_days`` ago.
+    old password), login logs older than ``log_age_days``, the outbox's messages run
+    more than ``outbox_age_days`` ago, and the forms' one-time tokens and the API's
+    idempotency keys older than ``ONCE_KEEP_DAYS``.
 
     Idempotent: running it twice deletes nothing more the second time.
     """
 
     # Here, not at the top: tasks load while Django starts, before these modules' models.
+    from circolo.once.sent import purge as purge_once
     from circolo.outbox.relay import purge
     from clubs.tokens import purge_dead_tokens
 
     sessions, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     logs = AxesProxyHandler.reset_logs(age_days=log_age_days)
     outbox = purge(older_than=timedelta(days=outbox_age_days))
+    once = purge_once(older_than=timedelta(days=settings.ONCE_KEEP_DAYS))
     return {
         "sessions": sessions,
         "api_tokens": purge_dead_tokens(),
         "login_logs": logs,
         "outbox_messages": outbox,
+        "writes_sent_once": once,
     }

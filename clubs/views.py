@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from circolo.once.sent import once_per_form
 from circolo.public_pages import public_page
 from clubs import accounts, club_page, services
 from clubs.access import club_page as club_view
@@ -67,6 +68,7 @@ def club_list(request):
 
 
 @login_required
+@once_per_form
 def club_create(request):
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -186,6 +188,7 @@ def members(request, access):
 
 @require_POST
 @club_view(at_least=Role.SCORER)
+@once_per_form
 def add_guest(request, access):
     club = access.club
     form = GuestForm(request.POST, auto_id="guest-%s")
@@ -359,6 +362,7 @@ def leave(request, access):
 
 @require_POST
 @club_view(at_least=Role.ADMIN)
+@once_per_form
 @limit_mails(INVITATION, when=lambda request: bool(request.POST.get("email", "").strip()))
 def create_invitation(request, access):
     club = access.club
@@ -388,6 +392,7 @@ def revoke_invitation(request, access, invitation_id):
     return redirect(reverse("clubs:members", args=[club.slug]) + "#invitations")
 
 
+@once_per_form
 @limit_mails(SIGN_UP, when=lambda request: not request.user.is_authenticated)
 def invitation(request, token):
     """Join a club through an invitation link: with one's account, or making one here."""

@@ -32,14 +32,17 @@ from django.utils.translation import gettext, gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
     OpenApiParameter,
+    OpenApiResponse,
     extend_schema,
     extend_schema_field,
     inline_serializer,
 )
-from rest_framework import exceptions, mixins, permissions, serializers, viewsets
+from rest_framework import exceptions, mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+import circolo.once.sent as once
+from circolo.schema import idempotency_key
 from circolo.strict import StrictModelSerializer, StrictQuerySerializer, query_data
 from clubs.access import access_club
 from clubs.api import ClubAccessMixin, ClubSlugField
@@ -468,7 +471,8 @@ class PaymentViewSet(
     permission_classes = [permissions.IsAuthenticated]
     filterset_class = PaymentFilter
     ordering_fields = ["recorded_at", "status"]
-    api_errors = {"confirm": {409}, "cancel": {409}}  # decided already
+    # Decided already; an Idempotency-Key sent again with another body.
+    api_errors = {"confirm": {409}, "cancel": {409}, "create": {422}}
 
     def get_queryset(self):
         return (
@@ -479,6 +483,46 @@ class PaymentViewSet(
 
     def role_to_write(self, obj) -> str | None:
         return Role.MEMBER  # who exactly (payee, payer, admin) the services decide
+
+    @extend_schema(
+        parameters=[
+            idempotency_key(
+                gettext_lazy(
+                    "Optional: a client's key for this payment, at most 255 characters (longer "
+                    "is a 400). Sent again with the same body, it answers the payment already "
+                    "recorded (200) instead of recording another; with another body it is a "
+                    "422 naming the key, never the earlier payment."
+                )
+            )
+        ],
+        responses={
+            201: PaymentSerializer,
+            200: OpenApiResponse(
+                PaymentSerializer, description=gettext_lazy("A payment already recorded")
+            ),
+        },
+    )
+    def create(self, request, *args, **kwargs):
+        """The payer (or a scorer, an admin) records a payment: pending until the payee or
+        an admin confirms it. An ``Idempotency-Key`` records it once."""
+        key = once.api_key(request)
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        with once.sent_once(
+            scope="ledger.payment",
+            user=request.user,
+            key=key,
+            fingerprint=once.fingerprint(request.data),
+        ) as sent:
+            if not sent.before:
+                self.perform_create(serializer)
+                sent.keep(serializer.instance.pk)
+        if sent.before:
+            payment = self.get_queryset().filter(pk=sent.before).first()
+            if payment is None:  # gone from what the user may see since
+                raise exceptions.NotFound()
+            return Response(self.get_serializer(payment).data)
+        return Response(serializer.data, status=status.HTTP_201_CREATED)
 
     def perform_create(self, serializer):
         data = serializer.validated_data

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 import circolo.csv_export as csv_export
 from circolo.errors import Conflict
+from circolo.once.sent import once_per_form
 from clubs.access import club_page
 from clubs.models import Role
 from ledger import privacy, services
@@ -67,6 +68,20 @@ def _ledger_url(club, unit: str, session: int | None = None) -> str:
     return f"{reverse('ledger:club', args=[club.slug])}?{urlencode(query)}"
 
 
+def _pending_by_pair(payments) -> dict[tuple[int, int], list]:
+    """Pending payments by (payer, payee): a "Paid" tapped in a plan shows as pending there
+    until the payee confirms it."""
+    pairs: dict[tuple[int, int], list] = {}
+    for payment in payments:
+        pairs.setdefault((payment.payer_id, payment.payee_id), []).append(payment)
+    return pairs
+
+
+def _pending_minor(waiting, debt) -> int:
+    """What the debtor has recorded paying the creditor, waiting for confirmation."""
+    return sum(p.amount_minor for p in waiting.get((debt.debtor.pk, debt.creditor.pk), []))
+
+
 @club_page(at_least=Role.MEMBER)
 def club_ledger(request, access):
     club = access.club
@@ -89,6 +104,16 @@ def club_ledger(request, access):
     ]
     plan = privacy.debts(ledger_reads.settle_up_plan(club=club, unit=unit, scope=scope), shown)
     debts = privacy.debts(ledger_reads.net_debts(club=club, unit=unit, scope=scope), shown)
+    waiting = _pending_by_pair([row["payment"] for row in pending if row["payment"].unit == unit])
+    plan_rows = [
+        {
+            "debt": debt,
+            "may_record": services.may_record_payment(access, debt.debtor, request.user),
+            "pending_minor": _pending_minor(waiting, debt),
+        }
+        for debt in plan
+    ]
+    planned = {(debt.debtor.pk, debt.creditor.pk) for debt in plan}
     return render(
         request,
         "ledger/club_ledger.html",
@@ -110,15 +135,17 @@ def club_ledger(request, access):
                     "parts": debt.parts[-DEBT_PARTS:],
                     "earlier": max(0, len(debt.parts) - DEBT_PARTS),
                     "may_record": services.may_record_payment(access, debt.debtor, request.user),
+                    "pending_minor": _pending_minor(waiting, debt),
                 }
                 for debt in debts
             ],
-            "plan": [
-                {
-                    "debt": debt,
-                    "may_record": services.may_record_payment(access, debt.debtor, request.user),
-                }
-                for debt in plan
+            "plan": plan_rows,
+            # Pending payments between two people the plan does not pair.
+            "pending_apart": [
+                payment
+                for pair, payments in waiting.items()
+                if pair not in planned
+                for payment in payments
             ],
             "pending": pending,
             "own": own,
@@ -136,6 +163,7 @@ def club_ledger(request, access):
 
 @require_POST
 @club_page(at_least=Role.MEMBER)
+@once_per_form
 def record_payment(request, access):
     club = access.club
     units = ledger_reads.units_of(club)
@@ -197,12 +225,14 @@ def _decide(request, access, payment_id, decide, done: str):
 
 @require_POST
 @club_page(at_least=Role.MEMBER)
+@once_per_form
 def confirm_payment(request, access, payment_id):
     return _decide(request, access, payment_id, services.confirm_payment, _("Payment confirmed."))
 
 
 @require_POST
 @club_page(at_least=Role.MEMBER)
+@once_per_form
 def cancel_payment(request, access, payment_id):
     return _decide(request, access, payment_id, services.cancel_payment, _("Payment cancelled."))
 

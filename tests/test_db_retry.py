@@ -49,14 +49,14 @@ class Terminator:
         return execute(sql, params, many, context)
 
 
-def post_game(people, terminator):
+def post_game(people, terminator, **headers):
     api = APIClient(raise_request_exception=False)
     api.force_authenticate(people["scorer"])
     club = people["club"]
     players = [club.players.get(user=people["member"]).pk, people["guest"].pk]
     body = {"club": club.slug, "players": players, "finish_order": players}
     with connection.execute_wrapper(terminator):
-        response = api.post("/api/v1/spazzumazz-games/", body, format="json")
+        response = api.post("/api/v1/spazzumazz-games/", body, format="json", **headers)
     connection.close()  # the test client keeps a broken connection open
     return response
 
@@ -86,6 +86,24 @@ def test_a_write_that_lost_its_connection_after_committing_is_not_run_again(peop
     assert terminator.done
     assert response.status_code == 500
     assert SpazzumazzGame.objects.count() == 1  # recorded once; the client may ask again
+
+
+def test_a_keyed_game_that_lost_its_connection_after_committing_runs_again_and_is_the_same(
+    people,
+):
+    seen = []
+
+    def after_the_commit(sql, db):
+        if 'INSERT INTO "matches_spazzumazzgame"' in sql:
+            seen.append(True)
+        return bool(seen) and not db.in_atomic_block
+
+    terminator = Terminator(after_the_commit)
+    response = post_game(people, terminator, HTTP_IDEMPOTENCY_KEY="phone-1:game-1")
+    assert terminator.done
+    assert response.status_code == 200, response.content  # the game already recorded
+    assert SpazzumazzGame.objects.count() == 1
+    assert response.json()["id"] == SpazzumazzGame.objects.get().pk
 
 
 def test_a_keyed_hand_that_lost_its_connection_after_committing_runs_again_and_is_the_same(

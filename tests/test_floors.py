@@ -26,6 +26,7 @@ PLUMBING = {
     "circolo.csv_export",
     "circolo.errors",
     "circolo.filters",
+    "circolo.once",  # the write sent once: forms' one-time tokens, API idempotency keys
     "circolo.outbox",  # the tasks' class (set by circolo's Celery app) and its rows
     "circolo.pagination",
     "circolo.parsers",

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from circolo.errors import Conflict
+from circolo.once.sent import once_per_form
 from circolo.rule_errors import for_people
 from clubs.access import ClubAccess, club_page
 from clubs.confirm import confirm_page
@@ -167,6 +168,7 @@ def _correct_with_preview(request, access, page: StepPage, subject):
     return page.preview(request, access, subject, payload, preview)
 
 
+@once_per_form
 def step(request, slug: str, *, page: StepPage, step: str, **ids):
     """One step of the result cycle from a game's page (POST; GET shows the step's own
     page, for the steps that have one)."""

@@ -24,7 +24,9 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
+import circolo.once.sent as once
 from circolo.errors import not_found
+from circolo.schema import idempotency_key
 from circolo.strict import IdFilter, json_parsers, parsers_of
 from clubs.access import access_club
 from clubs.api import ClubAccessMixin
@@ -138,6 +140,7 @@ class TableSessionViewSet(
     }
     # The multipart body is described apart: the club and the table it names may be missing.
     api_errors["import_hands"] = {404}
+    api_errors["hands"] = {*CONFLICTS, 422}  # an Idempotency-Key sent again with another body
 
     def get_queryset(self):
         return (
@@ -343,14 +346,13 @@ class TableSessionViewSet(
         methods=["POST"],
         request=HandCreateSerializer,
         parameters=[
-            OpenApiParameter(
-                "Idempotency-Key",
-                str,
-                OpenApiParameter.HEADER,
-                description=gettext_lazy(
-                    "Optional: a client's key for this hand; sent again, it answers the hand "
-                    "already recorded (200) instead of recording another."
-                ),
+            idempotency_key(
+                gettext_lazy(
+                    "Optional: a client's key for this hand, at most 255 characters (longer is "
+                    "a 400). Sent again with the same body, it answers the hand already "
+                    "recorded (200) instead of recording another; with another body it is a "
+                    "422 naming the key, never the earlier hand."
+                )
             )
         ],
         responses={
@@ -392,7 +394,8 @@ class TableSessionViewSet(
             payload=payload,
             override=fields.get("override"),
             preview=fields["preview"],
-            key=request.headers.get("Idempotency-Key", ""),
+            key=once.api_key(request),
+            key_hash=once.fingerprint(request.data),
         )
         if recorded.hand is None:
             money = self._sees_money(session)

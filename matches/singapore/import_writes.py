@@ -34,6 +34,7 @@ HAND_FIELDS = (
     "played_at",
     "out_of_turn",
     "client_key",
+    "client_key_hash",
     "created_by",
     "created_at",
 )
@@ -199,6 +200,7 @@ class BatchWrites:
                     played_at,
                     line.out_of_turn,
                     line.key,
+                    "",  # an imported line's key is its content's hash: no request hash
                     self._by_id,
                     now,
                 )

@@ -236,8 +236,11 @@ class Hand(OutcomeSubject):
             "imported by an admin who allowed lines out of turn."
         ),
     )
-    # An idempotency key: an API client's ``Idempotency-Key``, or an imported line's.
-    client_key = models.CharField(_("idempotency key"), max_length=100, blank=True)
+    # An idempotency key: an API client's ``Idempotency-Key`` (whole), or an imported line's.
+    client_key = models.CharField(_("idempotency key"), max_length=255, blank=True)
+    # A hash of the request sent with ``client_key`` (``circolo.once.sent.fingerprint``):
+    # the same key with another request is refused. Empty for an imported line.
+    client_key_hash = models.CharField(_("request hash"), max_length=64, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

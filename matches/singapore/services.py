@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from circolo.errors import Conflict, conflict, not_found
+from circolo.once.sent import check_key, key_reused
 from clubs.access import ClubAccess, access_club, access_with_role, role_in_club
 from clubs.models import Club, Player, Role
 from matches.boards.live import tonight_changed
@@ -452,7 +453,9 @@ def _require_playing(seats: list[TableSeat], *, dealer: Player, opponent: Player
         raise ValidationError({"opponent": _("The dealer plays against someone else.")})
 
 
-def _new_hand(session, by, dealer, opponent, *, played_at, key: str, reason: str) -> Hand:
+def _new_hand(
+    session, by, dealer, opponent, *, played_at, key: str, key_hash: str, reason: str
+) -> Hand:
     """The session's next hand (under the session's lock: its number is free)."""
     number = (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1
     try:
@@ -467,6 +470,7 @@ def _new_hand(session, by, dealer, opponent, *, played_at, key: str, reason: str
                 played_at=played_at or timezone.now(),
                 out_of_turn=bool(reason),
                 client_key=key,
+                client_key_hash=key_hash if key else "",
                 created_by=by if by.is_authenticated else None,
             )
     except IntegrityError as error:  # unreachable under the session's lock
@@ -484,6 +488,7 @@ def record_hand(
     override: str | None = None,
     preview: bool = False,
     key: str = "",
+    key_hash: str = "",
     played_at=None,
 ) -> Recorded:
     """Record a hand at ``session`` between ``dealer`` and ``opponent``, its result
@@ -494,8 +499,10 @@ def record_hand(
     Out of turn (the pair, or who deals, not the rotation's) is a 409 unless ``override``
     (a reason) comes from an admin: it is then recorded with who and why, and the hand is
     marked. An override from anyone else is a 403. ``preview`` checks everything and
-    writes nothing. ``key`` (an API client's idempotency key) returns the hand already
-    recorded with it.
+    writes nothing. ``key`` (an API client's idempotency key, at most 255 characters)
+    returns the hand already recorded with it when ``key_hash`` (a hash of the request) is
+    the same; with another hash it is refused (a 422 naming the key), never the earlier
+    hand.
     """
     session, access = _lock_as(session, by)
     who = Actor(
@@ -506,10 +513,12 @@ def record_hand(
     rule = adapter_of_game("singapore").who("report")
     if not rule.allows(who):
         raise PermissionDenied(rule.refusal(_("record a hand")))
-    key = str(key or "")[:100]
+    key = check_key(key)
     if key:
         existing = session.hands.filter(client_key=key).first()
         if existing is not None:
+            if existing.client_key_hash and existing.client_key_hash != key_hash:
+                raise key_reused()
             return Recorded(hand=existing, outcome=None, replayed=True)
     _require_open(session)
     seats = list(session.seats.select_related("player").order_by("position"))
@@ -526,7 +535,16 @@ def record_hand(
             preview=preview_view(table, checked, dealer),
             out_of_turn=bool(reason),
         )
-    hand = _new_hand(session, by, dealer, opponent, played_at=played_at, key=key, reason=reason)
+    hand = _new_hand(
+        session,
+        by,
+        dealer,
+        opponent,
+        played_at=played_at,
+        key=key,
+        key_hash=key_hash,
+        reason=reason,
+    )
     if reason:
         steps.audit(
             hand,

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from circolo.errors import Conflict
+from circolo.once.sent import once_per_form
 from clubs.access import club_page
 from clubs.confirm import confirm_page
 from clubs.models import Player, Role
@@ -79,6 +80,7 @@ def tables(request, access):
 
 
 @club_page(at_least=Role.SCORER)
+@once_per_form
 def open_table(request, access):
     club = access.club
     form = OpenTableForm(request.POST or None, club=club, initial={"date": timezone.localdate()})
@@ -305,6 +307,7 @@ def _preview_context(session, recorded, names, *, money: bool) -> dict:
 
 
 @club_page(at_least=Role.MEMBER)
+@once_per_form
 def new_hand(request, access, session_id):
     session = _session(access, session_id)
     state = services.table_state(session)

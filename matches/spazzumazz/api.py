@@ -12,12 +12,15 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import circolo.once.sent as once
+from circolo.schema import idempotency_key
 from circolo.strict import IdFilter, IdList, StrictSerializer, json_parsers
 from clubs.access import access_club
 from clubs.api import ClubSlugField
@@ -272,6 +275,7 @@ class SpazzumazzGameViewSet(
     api_errors = {
         action: {409} for action in ("confirm", "dispute", "decide", "withdraw", "correct", "void")
     }
+    api_errors["create"] = {422}  # an Idempotency-Key sent again with another body
 
     def get_queryset(self):
         return (
@@ -288,21 +292,52 @@ class SpazzumazzGameViewSet(
         return Response(self.get_serializer(game).data, status=code)
 
     @extend_schema(
-        request=SpazzumazzGameCreateSerializer, responses={201: SpazzumazzGameSerializer}
+        request=SpazzumazzGameCreateSerializer,
+        parameters=[
+            idempotency_key(
+                gettext_lazy(
+                    "Optional: a client's key for this game, at most 255 characters (longer is "
+                    "a 400). Sent again with the same body, it answers the game already "
+                    "recorded (200) instead of recording another; with another body it is a "
+                    "422 naming the key, never the earlier game."
+                )
+            )
+        ],
+        responses={
+            201: SpazzumazzGameSerializer,
+            200: OpenApiResponse(
+                SpazzumazzGameSerializer, description=gettext_lazy("A game already recorded")
+            ),
+        },
     )
     def create(self, request, *args, **kwargs):
-        """Record a game and its result (finishing order, or the full turn log)."""
+        """Record a game and its result (finishing order, or the full turn log). An
+        ``Idempotency-Key`` records it once."""
+        key = once.api_key(request)
         data = SpazzumazzGameCreateSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         values = data.validated_data
         club = values["club"]
-        game, _outcome = record_spazzumazz_game(
-            club=club,
-            players=players_of(club, values["players"]),
-            by=request.user,
-            played_at=values.get("played_at"),
-            **{k: v for k, v in _payload(values).items()},
-        )
+        with once.sent_once(
+            scope="spazzumazz.game",
+            user=request.user,
+            key=key,
+            fingerprint=once.fingerprint(request.data),
+        ) as sent:
+            if not sent.before:
+                game, _outcome = record_spazzumazz_game(
+                    club=club,
+                    players=players_of(club, values["players"]),
+                    by=request.user,
+                    played_at=values.get("played_at"),
+                    **{k: v for k, v in _payload(values).items()},
+                )
+                sent.keep(game.pk)
+        if sent.before:
+            game = self.get_queryset().filter(pk=sent.before).first()
+            if game is None:  # gone from what the user may see since
+                raise NotFound()
+            return self._show(game)
         return self._show(game, status.HTTP_201_CREATED)
 
     @extend_schema(

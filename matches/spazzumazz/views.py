@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from circolo.once.sent import once_per_form
 from circolo.public_pages import public_page
 from circolo.rule_errors import for_people
 from clubs.access import club_page
@@ -142,6 +143,7 @@ def _record(request, access, players):
 
 
 @club_page(at_least=Role.MEMBER)
+@once_per_form
 def new_game(request, access):
     """Quick entry. Step 1: pick the table (a recent one in one tap, or the players in turn
     order); step 2: tap them in the order they went out, the last is the idiot."""

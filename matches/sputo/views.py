@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from circolo.errors import Conflict
+from circolo.once.sent import once_per_form
 from circolo.rule_errors import for_people
 from clubs.access import access_club, club_page
 from clubs.models import Player, Role
@@ -81,6 +82,7 @@ def tournament_list(request, access):
 
 @require_POST
 @club_page(at_least=Role.ADMIN)
+@once_per_form
 def tournament_create(request, access):
     """A new tournament; a refusal (the form's or the service's) is shown on the form again,
     each message by the field it is about."""
@@ -215,6 +217,7 @@ def _for_a_player(request, access, tournament_id, service, done: str):
 
 @require_POST
 @club_page(at_least=Role.MEMBER)
+@once_per_form
 def enter(request, access, tournament_id):
     return _for_a_player(
         request, access, tournament_id, services.add_entrant, _("%(name)s is entered.")
@@ -223,6 +226,7 @@ def enter(request, access, tournament_id):
 
 @require_POST
 @club_page(at_least=Role.MEMBER)
+@once_per_form
 def check_in(request, access, tournament_id):
     return _for_a_player(
         request, access, tournament_id, services.check_in, _("%(name)s is checked in.")
@@ -231,6 +235,7 @@ def check_in(request, access, tournament_id):
 
 @require_POST
 @club_page(at_least=Role.ADMIN)
+@once_per_form
 def draw(request, access, tournament_id):
     tournament = _tournament(access, tournament_id)
     _act(
@@ -364,6 +369,7 @@ def _awards(post) -> list[dict]:
 
 @require_POST
 @club_page(at_least=Role.ADMIN)
+@once_per_form
 def resolve(request, access, tournament_id, match_id):
     """An admin resolves a match a correction flagged: replay it, or award it."""
     match = _match(access, tournament_id, match_id)
