@@ -69,6 +69,7 @@ from ledger.prepare import (
     same_or_refuse,
     user_or_none,
 )
+from ledger.webhooks import announce_payment
 
 
 class AlreadyDecided(Conflict):
@@ -537,6 +538,7 @@ def confirm_payment(*, payment: Payment, by) -> Payment:
     locked.status = PaymentStatus.CONFIRMED
     locked.decided_by, locked.decided_at = user_or_none(by), now
     locked.save(update_fields=["transaction", "status", "decided_by", "decided_at"])
+    announce_payment(locked)
     return locked
 
 

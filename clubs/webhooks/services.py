@@ -81,6 +81,18 @@ def _plain(data: dict) -> dict:
     return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
 
 
+def listens(*, club_id: int, event: str) -> bool:
+    """Whether a webhook of the club (not paused) asks for ``event``: a caller whose data
+    costs queries to gather asks first (one query)."""
+    Event(event)
+    return any(
+        event in events
+        for events in Webhook.objects.active()
+        .filter(club_id=club_id)
+        .values_list("events", flat=True)
+    )
+
+
 def emit(*, club_id: int, event: str, data: dict, at=None) -> int:
     """Announce ``event`` (an :class:`Event` value) of a club with its ``data`` (JSON-able):
     see :func:`emit_many`."""
