@@ -66,6 +66,7 @@ boards_api_urls = [
 urlpatterns = [
     path("", clubs_views.home, name="home"),
     path("", include("clubs.urls")),
+    path("", include("clubs.webhooks.urls")),
     # Django's login page, whose form also explains an account waiting for its confirmation.
     path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("", include("ledger.urls")),
