@@ -95,7 +95,7 @@ def _failed(delivery: Delivery, answer: sending.Answer, now) -> str:
     if not failing_for_a_day:
         return "failed"
     Delivery.objects.filter(webhook_id=delivery.webhook_id, status=DeliveryStatus.PENDING).update(
-        status=DeliveryStatus.FAILED, next_attempt_at=None, error="paused: failing for a day"
+        status=DeliveryStatus.FAILED, next_attempt_at=None
     )
     tell_admins_webhook_paused.delay_on_commit(delivery.webhook_id)
     return "failed; paused"

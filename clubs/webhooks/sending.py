@@ -101,8 +101,7 @@ def post(url: str, payload: bytes, headers: dict[str, str]) -> Answer:
             )
             response = connection.getresponse()
             response.read(ANSWER_BYTES)
-            ok = 200 <= response.status < 300
-            return Answer(response.status, "" if ok else f"HTTP {response.status}")
+            return Answer(response.status)  # the status says it all
         except (OSError, http.client.HTTPException) as failure:
             return Answer(None, _describe(failure))
         finally:
