@@ -13,10 +13,13 @@ def ping() -> str:
 
 
 @shared_task(name="circolo.housekeeping", acks_late=True)
-def housekeeping(log_age_days: int = 30, outbox_age_days: int = 7) -> dict[str, int]:
+def housekeeping(
+    log_age_days: int = 30, outbox_age_days: int = 7, webhook_log_days: int = 30
+) -> dict[str, int]:
     """Daily (beat): drop expired sessions, dead API tokens (expired, or issued under an
-    old password), login logs older than ``log_age_days`` and the outbox's messages run
-    more than ``outbox_age_days`` ago.
+    old password), login logs older than ``log_age_days``, the outbox's messages run
+    more than ``outbox_age_days`` ago and the webhook deliveries done more than
+    ``webhook_log_days`` ago.
 
     Idempotent: running it twice deletes nothing more the second time.
     """
@@ -24,6 +27,7 @@ def housekeeping(log_age_days: int = 30, outbox_age_days: int = 7) -> dict[str, 
     # Here, not at the top: tasks load while Django starts, before these modules' models.
     from circolo.outbox.relay import purge
     from clubs.tokens import purge_dead_tokens
+    from clubs.webhooks.delivery import purge as purge_deliveries
 
     sessions, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     logs = AxesProxyHandler.reset_logs(age_days=log_age_days)
@@ -33,4 +37,5 @@ def housekeeping(log_age_days: int = 30, outbox_age_days: int = 7) -> dict[str, 
         "api_tokens": purge_dead_tokens(),
         "login_logs": logs,
         "outbox_messages": outbox,
+        "webhook_deliveries": purge_deliveries(older_than=timedelta(days=webhook_log_days)),
     }

@@ -51,12 +51,14 @@ def test_housekeeping_drops_expired_sessions_and_old_login_logs_and_is_safe_twic
         "api_tokens": 0,
         "login_logs": 1,
         "outbox_messages": 0,
+        "webhook_deliveries": 0,
     }
     assert housekeeping.delay().get() == {
         "sessions": 0,
         "api_tokens": 0,
         "login_logs": 0,
         "outbox_messages": 0,
+        "webhook_deliveries": 0,
     }
     assert list(Session.objects.values_list("session_key", flat=True)) == ["new"]
     assert list(AccessLog.objects.values_list("username", flat=True)) == ["y"]

@@ -351,3 +351,51 @@ def test_only_the_clubs_admins_see_and_manage_its_webhooks(people, hook, receive
     assert [w["id"] for w in admin.get("/api/v1/webhooks/").data["results"]] == [hook.pk]
     assert admin.delete(path).status_code == 204
     assert not Webhook.objects.exists()
+
+
+# --- The sweep of retries ----------------------------------------------------------------------
+
+
+def test_beats_sweep_queues_the_retries_that_are_due(
+    people, hook, receiver, django_capture_on_commit_callbacks
+):
+    from clubs.webhooks.tasks import send_due_webhooks
+
+    receiver.answers = [500, 200]
+    t0 = timezone.now() - timedelta(minutes=5)
+    emit(people, at=t0)
+    delivery.send_due(at=t0)  # failed: due again 30 s later, long past now
+    with django_capture_on_commit_callbacks(execute=True):
+        assert send_due_webhooks() == 1
+    assert Delivery.objects.get().status == DeliveryStatus.DELIVERED
+    assert len(receiver.received) == 2
+
+
+def test_in_process_the_next_event_sends_the_retries_that_are_due(
+    people, hook, receiver, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The zero-setup default has no beat: sending an event sweeps now and then."""
+    from clubs.webhooks import tasks
+
+    receiver.answers = [500, 200]
+    t0 = timezone.now() - timedelta(minutes=5)
+    emit(people, at=t0)
+    delivery.send_due(at=t0)
+    monkeypatch.setattr(tasks, "_next_in_process_sweep", 0.0)
+    with django_capture_on_commit_callbacks(execute=True):
+        emit(people)
+    assert set(Delivery.objects.values_list("status", flat=True)) == {DeliveryStatus.DELIVERED}
+    assert len(receiver.received) == 3
+
+
+def test_the_log_keeps_a_month_of_deliveries_done_and_every_one_waiting(people, hook):
+    t0 = timezone.now() - timedelta(days=40)
+    emit(people, at=t0)
+    emit(people, at=t0)
+    emit(people)
+    Delivery.objects.filter(pk=Delivery.objects.order_by("pk").first().pk).update(
+        status=DeliveryStatus.FAILED, next_attempt_at=None
+    )
+    assert delivery.purge(older_than=timedelta(days=30)) == 1
+    assert delivery.purge(older_than=timedelta(days=30)) == 0
+    assert Delivery.objects.count() == 2

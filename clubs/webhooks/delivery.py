@@ -119,3 +119,15 @@ def send_due(*, at=None, limit: int = 200) -> dict[str, int]:
         result = attempt(delivery_id, at=at)
         counts[result] = counts.get(result, 0) + 1
     return counts
+
+
+def purge(*, older_than: timedelta, at=None) -> int:
+    """Delete the deliveries done (delivered or failed) more than ``older_than`` ago: the
+    log keeps the recent ones."""
+    now = at or timezone.now()
+    deleted, _ = (
+        Delivery.objects.exclude(status=DeliveryStatus.PENDING)
+        .filter(created_at__lt=now - older_than)
+        .delete()
+    )
+    return deleted
