@@ -58,7 +58,9 @@ def attempt(delivery_id: int, *, at=None) -> str:
     now = at or timezone.now()
     if not _claim(delivery_id, now):
         return "not due"
-    delivery = Delivery.objects.select_related("webhook").get(pk=delivery_id)
+    delivery = Delivery.objects.select_related("webhook").filter(pk=delivery_id).first()
+    if delivery is None:
+        return "gone"  # its webhook was deleted meanwhile
     payload = sending.body_bytes(delivery.body)
     answer = sending.post(delivery.webhook.url, payload, headers(delivery, payload))
     if answer.ok:

@@ -37,20 +37,22 @@ def clean_events(events) -> list[str]:
     return [e for e in Event.values if e in asked]
 
 
-@transaction.atomic
 def create_webhook(*, club: Club, url: str, events, by=None) -> Webhook:
     """Register ``url`` for ``events`` of ``club`` (its secret is made here). The URL must be
     one a delivery may go to (``clubs.webhooks.addresses``): a 400 naming ``url`` if not."""
     events = clean_events(events)
+    # Resolved before the transaction: on SQLite a transaction holds the write lock, and a
+    # slow name server must not hold every other writer.
     url = check_url(url)
-    Club.objects.select_for_update().filter(pk=club.pk).first()  # the count below stays true
-    if Webhook.objects.filter(club=club).count() >= MAX_WEBHOOKS_PER_CLUB:
-        raise ValidationError(
-            {"url": _("A club has at most %(n)s webhooks.") % {"n": MAX_WEBHOOKS_PER_CLUB}}
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()  # the count stays true
+        if Webhook.objects.filter(club=club).count() >= MAX_WEBHOOKS_PER_CLUB:
+            raise ValidationError(
+                {"url": _("A club has at most %(n)s webhooks.") % {"n": MAX_WEBHOOKS_PER_CLUB}}
+            )
+        return Webhook.objects.create(
+            club=club, url=url, events=events, created_by=by if getattr(by, "pk", None) else None
         )
-    return Webhook.objects.create(
-        club=club, url=url, events=events, created_by=by if getattr(by, "pk", None) else None
-    )
 
 
 def pause_webhook(*, webhook: Webhook, at=None) -> Webhook:
