@@ -197,3 +197,17 @@ def test_a_match_confirmed_through_the_api_reaches_the_receiver_signed_within_30
     body = json.loads(got.body)
     assert body["event"] == "result.confirmed" and body["club"] == club.slug
     assert body["data"]["subject"]["id"] == m.pk
+
+
+def test_the_schema_documents_each_events_body(client):
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    hooks = schema["x-webhooks"]
+    assert set(hooks) == set(Event.values)
+    components = schema["components"]["schemas"]
+    for event, item in hooks.items():
+        ref = item["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        body = components[ref.rsplit("/", 1)[1]]
+        assert set(body["required"]) == {"id", "event", "created", "club", "data"}, event
+        data = components[body["properties"]["data"]["$ref"].rsplit("/", 1)[1]]
+        assert data["properties"], event
+        assert "X-Circolo-Signature" in item["post"]["description"]
