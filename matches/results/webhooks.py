@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils import translation
 
-from clubs.webhooks.services import emit
+from clubs.webhooks.services import emit, listens
 from matches.results.adapters import GameAdapter
 from matches.results.models import Outcome, OutcomeSubject
 
@@ -41,10 +41,9 @@ def result_data(adapter: GameAdapter, subject: OutcomeSubject, outcome: Outcome)
 def announce_result(
     adapter: GameAdapter, subject: OutcomeSubject, outcome: Outcome, *, corrected: bool
 ) -> None:
+    event = "result.corrected" if corrected else "result.confirmed"
+    if not listens(club_id=subject.club_id, event=event):
+        return  # one query, and nothing read for nobody
     with translation.override(subject.club.language):
         data = result_data(adapter, subject, outcome)
-    emit(
-        club_id=subject.club_id,
-        event="result.corrected" if corrected else "result.confirmed",
-        data=data,
-    )
+    emit(club_id=subject.club_id, event=event, data=data)
