@@ -399,3 +399,10 @@ def test_the_log_keeps_a_month_of_deliveries_done_and_every_one_waiting(people, 
     assert delivery.purge(older_than=timedelta(days=30)) == 1
     assert delivery.purge(older_than=timedelta(days=30)) == 0
     assert Delivery.objects.count() == 2
+
+
+def test_the_webhooks_api_reads_json_only(people):
+    form = api_as(people["admin"]).post(
+        "/api/v1/webhooks/", {"club": "circolo-alfa", "url": "x", "events": "match.ready"}
+    )
+    assert form.status_code == 415

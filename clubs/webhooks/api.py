@@ -11,7 +11,7 @@ from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from circolo.strict import StrictModelSerializer
+from circolo.strict import StrictModelSerializer, json_parsers
 from clubs.api import ClubAccessMixin, ClubSlugField
 from clubs.webhooks import services
 from clubs.webhooks.models import Delivery, Event, Webhook
@@ -93,6 +93,7 @@ class WebhookViewSet(
     queryset = Webhook.objects.none()  # the schema's model; get_queryset filters
     serializer_class = WebhookSerializer
     permission_classes = [permissions.IsAuthenticated]
+    parser_classes = json_parsers()  # events are a list: JSON, not a form
     filterset_fields = {"club__slug": ["exact"]}
 
     def get_queryset(self):
