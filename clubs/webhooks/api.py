@@ -25,6 +25,7 @@ class WebhookSerializer(StrictModelSerializer):
     events = serializers.ListField(
         child=serializers.ChoiceField(choices=Event.choices),
         allow_empty=False,
+        min_length=1,  # the schema's minItems
         help_text=_("The events to send to the URL."),
     )
     secret = serializers.CharField(
