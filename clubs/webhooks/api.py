@@ -6,7 +6,7 @@ you may see but do not administer is a 403."""
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from circolo.strict import StrictModelSerializer, json_parsers
 from clubs.api import ClubAccessMixin, ClubSlugField
 from clubs.webhooks import services
-from clubs.webhooks.models import Delivery, Event, Webhook
+from clubs.webhooks.models import Delivery, Event, PausedBecause, Webhook
 
 RECENT_DELIVERIES = 50
 
@@ -34,6 +34,10 @@ class WebhookSerializer(StrictModelSerializer):
             "The key of each delivery's signature: X-Circolo-Signature is sha256= and the "
             "hex HMAC-SHA256 of the body under it."
         ),
+    )
+
+    paused_because = serializers.SerializerMethodField(
+        help_text=_("admin or failing (a day of failed deliveries); null while it runs.")
     )
 
     class Meta:
@@ -57,6 +61,12 @@ class WebhookSerializer(StrictModelSerializer):
             "paused_because",
             "failing_since",
         ]
+
+    @extend_schema_field(
+        serializers.ChoiceField(choices=PausedBecause.choices, allow_null=True, read_only=True)
+    )
+    def get_paused_because(self, webhook) -> str | None:
+        return webhook.paused_because or None
 
 
 class DeliverySerializer(serializers.ModelSerializer):
