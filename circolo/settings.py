@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "circolo.once",
     "circolo",
     "clubs",
+    "clubs.webhooks",
     "matches",
     "ledger",
 ]
@@ -211,9 +212,16 @@ OUTBOX_RELAY_SECONDS = env.float("OUTBOX_RELAY_SECONDS", default=30.0)
 OUTBOX_REDELIVER_SECONDS = env.float("OUTBOX_REDELIVER_SECONDS", default=300.0)
 OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=8)
 OUTBOX_ALERT_SECONDS = env.float("OUTBOX_ALERT_SECONDS", default=900.0)
+# Webhooks (clubs/webhooks/): deliveries go to public addresses only, unless
+# WEBHOOK_ALLOW_PRIVATE (tests, a club's own network); retries that are due are sent every
+# WEBHOOK_SWEEP_SECONDS (by beat; in-process, when the next event is sent).
+WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", default=False)
+WEBHOOK_SWEEP_SECONDS = env.float("WEBHOOK_SWEEP_SECONDS", default=30.0)
 CELERY_BEAT_SCHEDULE = {
     "outbox-relay": {"task": "outbox.relay", "schedule": OUTBOX_RELAY_SECONDS},
     "housekeeping": {"task": "circolo.housekeeping", "schedule": 24 * 60 * 60},
+    # Webhook deliveries whose retry is due (clubs/webhooks/).
+    "webhooks-sweep": {"task": "webhooks.sweep", "schedule": WEBHOOK_SWEEP_SECONDS},
     # Recompute every balance from the entries; /health/ shows the last result.
     "ledger-check": {"task": "ledger.check", "schedule": 60 * 60},
     # What waits for people who chose e-mail: at most one digest an hour each.
@@ -445,9 +453,17 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # A Sputo match's format and the final's own: one choice set, one name.
-    "ENUM_NAME_OVERRIDES": {"BestOfEnum": "matches.sputo.models.BEST_OF"},
+    "ENUM_NAME_OVERRIDES": {
+        "BestOfEnum": "matches.sputo.models.BEST_OF",
+        "WebhookEventEnum": "clubs.webhooks.models.Event",
+    },
     # A serializer without a docstring of its own is described by none, not by a base's.
     "GET_LIB_DOC_EXCLUDES": "circolo.schema.lib_doc_excludes",
+    # What webhooks deliver (clubs/webhooks/payloads.py), under x-webhooks.
+    "POSTPROCESSING_HOOKS": [
+        "clubs.webhooks.payloads.x_webhooks",
+        "drf_spectacular.hooks.postprocess_schema_enums",
+    ],
 }
 
 # --- The games' boards (matches/boards.py): each game registers its providers.

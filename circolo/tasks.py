@@ -14,11 +14,14 @@ def ping() -> str:
 
 
 @shared_task(name="circolo.housekeeping", acks_late=True)
-def housekeeping(log_age_days: int = 30, outbox_age_days: int = 7) -> dict[str, int]:
+def housekeeping(
+    log_age_days: int = 30, outbox_age_days: int = 7, webhook_log_days: int = 30
+) -> dict[str, int]:
     """Daily (beat): drop expired sessions, dead API tokens (expired, or issued under an
     old password), login logs older than ``log_age_days``, the outbox's messages run
-    more than ``outbox_age_days`` ago, and the forms' one-time tokens and the API's
-    idempotency keys older than ``ONCE_KEEP_DAYS``.
+    more than ``outbox_age_days`` ago, the forms' one-time tokens and the API's idempotency
+    keys older than ``ONCE_KEEP_DAYS``, and the webhook deliveries done more than
+    ``webhook_log_days`` ago.
 
     Idempotent: running it twice deletes nothing more the second time.
     """
@@ -27,6 +30,7 @@ def housekeeping(log_age_days: int = 30, outbox_age_days: int = 7) -> dict[str, 
     from circolo.once.sent import purge as purge_once
     from circolo.outbox.relay import purge
     from clubs.tokens import purge_dead_tokens
+    from clubs.webhooks.delivery import purge as purge_deliveries
 
     sessions, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     logs = AxesProxyHandler.reset_logs(age_days=log_age_days)
@@ -38,4 +42,5 @@ def housekeeping(log_age_days: int = 30, outbox_age_days: int = 7) -> dict[str, 
         "login_logs": logs,
         "outbox_messages": outbox,
         "writes_sent_once": once,
+        "webhook_deliveries": purge_deliveries(older_than=timedelta(days=webhook_log_days)),
     }

@@ -14,6 +14,7 @@ from clubs.inbox import api as inbox_api
 from clubs.models import Game
 from clubs.throttles import PASSWORD_RESET, limit_mails
 from clubs.token_api import ObtainAuthToken
+from clubs.webhooks import api as webhooks_api
 from ledger import api as ledger_api
 from matches.boards import api as boards_api
 from matches.singapore import api as singapore_api
@@ -26,6 +27,7 @@ router.register("players", clubs_api.PlayerViewSet, basename="player")
 router.register("memberships", clubs_api.MembershipViewSet, basename="membership")
 router.register("seasons", clubs_api.SeasonViewSet, basename="season")
 router.register("invitations", clubs_api.InvitationViewSet, basename="invitation")
+router.register("webhooks", webhooks_api.WebhookViewSet, basename="webhook")
 router.register("ledger/balances", ledger_api.BalanceViewSet, basename="ledger-balance")
 router.register("ledger/settle-up", ledger_api.SettleUpViewSet, basename="ledger-settle-up")
 router.register("ledger/debts", ledger_api.DebtViewSet, basename="ledger-debt")
@@ -67,6 +69,7 @@ boards_api_urls = [
 urlpatterns = [
     path("", clubs_views.home, name="home"),
     path("", include("clubs.urls")),
+    path("", include("clubs.webhooks.urls")),
     # Django's login page, whose form also explains an account waiting for its confirmation.
     path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("", include("ledger.urls")),

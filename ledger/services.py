@@ -70,6 +70,7 @@ from ledger.prepare import (
     user_or_none,
 )
 from ledger.tasks import payment_inbox
+from ledger.webhooks import announce_payment
 
 
 class AlreadyDecided(Conflict):
@@ -541,6 +542,7 @@ def confirm_payment(*, payment: Payment, by) -> Payment:
     locked.decided_by, locked.decided_at = user_or_none(by), now
     locked.save(update_fields=["transaction", "status", "decided_by", "decided_at"])
     payment_inbox.delay_on_commit(payment_id=locked.pk)
+    announce_payment(locked)
     return locked
 
 

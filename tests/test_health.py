@@ -52,6 +52,7 @@ def test_housekeeping_drops_expired_sessions_and_old_login_logs_and_is_safe_twic
         "login_logs": 1,
         "outbox_messages": 0,
         "writes_sent_once": 0,
+        "webhook_deliveries": 0,
     }
     assert housekeeping.delay().get() == {
         "sessions": 0,
@@ -59,6 +60,7 @@ def test_housekeeping_drops_expired_sessions_and_old_login_logs_and_is_safe_twic
         "login_logs": 0,
         "outbox_messages": 0,
         "writes_sent_once": 0,
+        "webhook_deliveries": 0,
     }
     assert list(Session.objects.values_list("session_key", flat=True)) == ["new"]
     assert list(AccessLog.objects.values_list("username", flat=True)) == ["y"]

@@ -3,8 +3,6 @@ the reads the pages and the API share."""
 
 from __future__ import annotations
 
-import ipaddress
-import socket
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -18,6 +16,7 @@ from django.utils.translation import gettext as _
 from clubs.inbox.models import Choice, Notification, PushSubscription
 from clubs.inbox.tasks import deliver
 from clubs.inbox.words import sentence
+from clubs.webhooks.addresses import Refused, public_addresses
 
 __all__ = ["Waiting", "sentence", "sync"]
 
@@ -151,17 +150,16 @@ def save_choices(*, user, push: set[int], email: set[int]) -> None:
 
 
 def _public_https(endpoint: str) -> bool:
-    """A push service's address: HTTPS at a public address (``PUSH_ALLOW_PRIVATE``: any)."""
-    parsed = urlsplit(endpoint)
-    if settings.PUSH_ALLOW_PRIVATE:
-        return parsed.scheme in ("http", "https") and bool(parsed.hostname)
-    if parsed.scheme != "https" or not parsed.hostname:
+    """A push service's address: HTTPS at public addresses only, the webhooks' own check
+    (``PUSH_ALLOW_PRIVATE``: http too, and any address)."""
+    allow = settings.PUSH_ALLOW_PRIVATE
+    if not allow and urlsplit(endpoint).scheme != "https":
         return False
     try:
-        infos = socket.getaddrinfo(parsed.hostname, parsed.port or 443, proto=socket.IPPROTO_TCP)
-    except (OSError, UnicodeError):
+        public_addresses(endpoint, allow_private=allow)
+    except Refused:
         return False
-    return all(ipaddress.ip_address(info[4][0]).is_global for info in infos)
+    return True
 
 
 def subscribe(*, user, endpoint: str, p256dh: str, auth: str, device: str = "") -> PushSubscription:

@@ -236,6 +236,11 @@ class GameAdapter:
         """The version the records are checked under (None: the club's current)."""
         return None
 
+    def url(self, subject: OutcomeSubject) -> str | None:
+        """The subject's page (a path), for what is sent about it (webhooks)."""
+        get = getattr(subject, "get_absolute_url", None)
+        return get() if get is not None else None
+
     def played_at(self, subject: OutcomeSubject):
         return getattr(subject, "played_at", None)
 

@@ -38,6 +38,7 @@ from matches.results.adapters import Actor, CheckedOutcome, actor, adapter_for
 from matches.results.inbox import after_step
 from matches.results.models import OPEN, AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.results.records import record_game
+from matches.results.webhooks import announce_result
 
 #: Each step in words, for the sentence that refuses it ("Only ... may <what>.").
 WHAT = {
@@ -167,6 +168,12 @@ def _check(subject, payload: dict, who: Actor, checked: CheckedOutcome | None) -
     return adapter_for(subject).check(subject, payload, actor=who)
 
 
+def _applied(adapter, subject, outcome: Outcome, *, previous=None, by, checked=None) -> None:
+    """``outcome`` came into force: the game's effects, then the clubs' webhooks told."""
+    adapter.applied(subject, outcome, previous=previous, by=by, checked=checked)
+    announce_result(adapter, subject, outcome, corrected=previous is not None)
+
+
 def _refuse_if_settled(subject: OutcomeSubject) -> None:
     statuses = set(
         subject.outcomes.filter(status__in=[OutcomeStatus.CONFIRMED, *OPEN]).values_list(
@@ -213,7 +220,7 @@ def report_outcome(
     outcome = _store(subject, checked, by=by, status=status, at=at)
     _audit(subject, outcome, action="report", by=by, from_status="", to_status=status)
     if outcome.in_force:
-        adapter.applied(subject, outcome, previous=None, by=by, checked=checked)
+        _applied(adapter, subject, outcome, by=by, checked=checked)
     return outcome
 
 
@@ -253,7 +260,7 @@ def confirm_outcome(*, subject: OutcomeSubject, by) -> Outcome:
         confirmed_by=by,
         confirmed_at=timezone.now(),
     )
-    adapter.applied(subject, outcome, previous=None, by=by, checked=None)
+    _applied(adapter, subject, outcome, by=by)
     return outcome
 
 
@@ -311,7 +318,7 @@ def decide_outcome(
             confirmed_by=by,
             confirmed_at=timezone.now(),
         )
-        adapter.applied(subject, disputed, previous=None, by=by, checked=None)
+        _applied(adapter, subject, disputed, by=by)
         return disputed
     _move(subject, disputed, OutcomeStatus.REJECTED, action="decide", by=by, why=note)
     if payload is None:
@@ -327,7 +334,7 @@ def decide_outcome(
         to_status=outcome.status,
         note=note,
     )
-    adapter.applied(subject, outcome, previous=None, by=by, checked=checked)
+    _applied(adapter, subject, outcome, by=by, checked=checked)
     return outcome
 
 
@@ -360,7 +367,7 @@ def correct_outcome(
         note=reason,
         data={"correction": outcome.pk, "before": previous.payload, "after": outcome.payload},
     )
-    adapter.applied(subject, outcome, previous=previous, by=by, checked=checked)
+    _applied(adapter, subject, outcome, previous=previous, by=by, checked=checked)
     return outcome
 
 

@@ -20,6 +20,7 @@ from matches.singapore.ledger_legs import legs_of_postings
 from matches.singapore.ledger_sources import describe_hands, describe_sessions
 from matches.singapore.models import Hand
 from matches.singapore.payload import check_hand_outcome
+from matches.singapore.webhooks import hand_path
 
 
 class SingaporeAdapter(GameAdapter):
@@ -42,6 +43,9 @@ class SingaporeAdapter(GameAdapter):
 
     def house_rules(self, subject):
         return subject.session.house_rules
+
+    def url(self, subject):
+        return hand_path(subject)
 
     def ready(self, subject) -> None:
         if subject.session.closed_at is not None:

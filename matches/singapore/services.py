@@ -41,6 +41,7 @@ from matches.singapore import rotation
 from matches.singapore.hands import preview_view
 from matches.singapore.models import Hand, TableSeat, TableSession
 from matches.singapore.payload import CheckedHand, Table, as_outcome, read_payload
+from matches.singapore.webhooks import announce_hand
 
 COUNTED = [OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED, OutcomeStatus.CONFIRMED]
 
@@ -559,4 +560,5 @@ def record_hand(
     outcome = steps.report_outcome(
         subject=hand, payload=checked.payload, by=by, access=access, checked=as_outcome(checked)
     )
+    announce_hand(hand, outcome)
     return Recorded(hand=hand, outcome=outcome, checked=checked, out_of_turn=bool(reason))

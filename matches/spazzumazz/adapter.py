@@ -5,6 +5,8 @@ marks the club's statistics stale from that game on; a task rebuilds them after 
 
 from __future__ import annotations
 
+from django.urls import reverse
+
 from matches.results.adapters import GameAdapter, register
 from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
 from matches.spazzumazz.payload import check_result
@@ -22,6 +24,9 @@ class SpazzumazzAdapter(GameAdapter):
 
     def house_rules(self, subject):
         return subject.house_rules
+
+    def url(self, subject):
+        return reverse("spazzumazz:game", kwargs={"slug": subject.club.slug, "game_id": subject.pk})
 
     def check(self, subject, payload, *, actor):
         return check_result(subject, payload)

@@ -61,6 +61,7 @@ from matches.spazzumazz.models import (
     SpazzumazzStats,
     SpazzumazzTitle,
 )
+from matches.spazzumazz.webhooks import announce_rename, current_title
 
 GAME = "spazzumazz"
 #: Below this many rated games a rating is marked provisional.
@@ -423,7 +424,9 @@ def refresh(club_id: int) -> str:
     games = games_in_force(club_id, players=players)
     if board.stale:
         _rebuild_stats_and_ratings(club_id, start, players, games)
+    named_after = current_title(club_id)
     _rebuild_titles(club_id, start, players, games, min_games)
+    announce_rename(club, before=named_after)
     board.stale, board.stale_from, board.min_games = False, None, min_games
     board.rebuilt_at = timezone.now()
     board.save(update_fields=["stale", "stale_from", "min_games", "rebuilt_at"])

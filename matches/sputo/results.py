@@ -25,6 +25,7 @@ from matches.sputo.models import (
     round_label,
 )
 from matches.sputo.tasks import RATED, update_sputo_ratings
+from matches.sputo.webhooks import announce_finished, announce_ready, ready_seats
 
 
 def write_changes(changes, matches: dict, *, now) -> set:
@@ -257,6 +258,7 @@ def apply_result(
     plan = _plan(match, payload, awards)
     now = at or timezone.now()
     subject = plan.matches[match.pk]
+    ready_before = ready_seats(plan.matches.values())
     after = plan.result["after"]
     subject.result, subject.winner_id = after["result"], after["winner"]
     subject.needs_resolution = False
@@ -275,6 +277,9 @@ def apply_result(
         tournament.status = plan.status[1]
         tournament.finished_at = now if tournament.status == TournamentStatus.FINISHED else None
         tournament.save(update_fields=["status", "finished_at"])
+        if tournament.status == TournamentStatus.FINISHED:
+            announce_finished(tournament, plan.standings[1])
+    announce_ready(plan.tournament, plan.matches.values(), before=ready_before)
     _audit_plan(plan, by=by, previous=previous, touched=touched)
     queue_ratings(match.club_id)
     boards_changed(match.club_id)

@@ -38,6 +38,7 @@ from matches.sputo.models import (
 )
 from matches.sputo.results import boards_changed, expected_seats, write_changes
 from matches.sputo.tasks import update_sputo_ratings
+from matches.sputo.webhooks import announce_ready
 from rules.errors import RulesError
 from rules.sputo import Options
 
@@ -450,6 +451,7 @@ def draw_tournament(*, tournament: Tournament, by) -> Tournament:
     tournament.drawn_at = now
     tournament.save(update_fields=["status", "rounds", "drawn_at"])
     boards_changed(tournament.club_id)
+    announce_ready(tournament, matches)
     _audit_tournament(
         tournament,
         action="draw",
