@@ -57,6 +57,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A request that lost its database connection before committing anything runs again.
     "circolo.db_retry.RetryOnLostConnection",
+    # After a write request, the members' and the public's kept pages are built again.
+    "circolo.middleware.WritesBumpVersions",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -109,6 +111,7 @@ TEMPLATES = [
 # (ties keep this list's order).
 CLUB_PAGE_SECTIONS = [
     "matches.sputo.sections.club_section",
+    "matches.sputo.sections.next_match",  # the user's own part: never kept
     "matches.singapore.sections.club_section",
     "matches.boards.sections.recent_games",
     "matches.spazzumazz.sections.club_section",  # the game's name; the leaderboards
