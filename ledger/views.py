@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import circolo.csv_export as csv_export
+import circolo.public_pages as public_pages
 from circolo.errors import Conflict
 from clubs.access import club_page
 from clubs.models import Role
@@ -28,15 +29,20 @@ STATEMENT_LINES = 200  # on the page; the CSV has every line
 DEBT_PARTS = 30  # the latest of a pair's postings on the page; the API has every one
 
 
-def _unit(request, club) -> str:
-    """The ``?unit=`` asked for, if it is one; else the club's default."""
+def _asked_unit(request) -> str | None:
+    """The ``?unit=`` asked for, if it is one; else None (the club's default)."""
     asked = request.GET.get("unit") or request.POST.get("unit")
     if asked:
         try:
             return validate_unit(asked)
         except ValidationError:
             messages.error(request, _("Unknown unit: showing the club's default."))
-    return ledger_reads.default_unit(club)
+    return None
+
+
+def _unit(request, club) -> str:
+    """The ``?unit=`` asked for, if it is one; else the club's default."""
+    return _asked_unit(request) or ledger_reads.default_unit(club)
 
 
 def _scope(request) -> tuple[str | None, int | None]:
@@ -55,24 +61,39 @@ def _ledger_url(club, unit: str, session: int | None = None) -> str:
     return f"{reverse('ledger:club', args=[club.slug])}?{urlencode(query)}"
 
 
-@club_page(at_least=Role.MEMBER)
-def club_ledger(request, access):
-    club = access.club
-    unit = _unit(request, club)
-    scope, session = _scope(request)
-    own = _own_player(access, request.user)
+def _ledger_rows(club, asked_unit: str | None, session: int | None) -> dict:
+    """What every member sees of the ledger in a unit and scope: kept per club state."""
+    unit = asked_unit or ledger_reads.default_unit(club)
+    scope = services.scope_of_session(session) if session else None
     units = ledger_reads.units_of(club)
     if unit not in units:
         units.append(unit)
-    pending = [
-        {
-            "payment": payment,
-            "may_confirm": services.may_confirm_payment(access, payment, request.user),
-            "may_cancel": services.may_cancel_payment(access, payment, request.user),
-        }
-        for payment in club.ledger_payments.pending().select_related("payer", "payee")
-    ]
-    plan = ledger_reads.settle_up_plan(club=club, unit=unit, scope=scope)
+    return {
+        "unit": unit,
+        "units": units,
+        "pending": list(club.ledger_payments.pending().select_related("payer", "payee")),
+        "plan": ledger_reads.settle_up_plan(club=club, unit=unit, scope=scope),
+        "balances": ledger_reads.balances(club=club, unit=unit, scope=scope),
+        "debts": ledger_reads.net_debts(club=club, unit=unit, scope=scope),
+        "players": [(p.pk, str(p)) for p in club.players.active()],
+    }
+
+
+@club_page(at_least=Role.MEMBER)
+def club_ledger(request, access):
+    club = access.club
+    _scope_name, session = _scope(request)
+    asked = _asked_unit(request)
+    rows = public_pages.shared(
+        club, ("ledger", asked, session), lambda: _ledger_rows(club, asked, session)
+    )
+    unit, units = rows["unit"], rows["units"]
+    own = _own_player(access, request.user)  # the member's own part: one query
+    user = request.user
+    form = PaymentForm(
+        club=club, own_player=own, any_payer=access.is_scorer, units=units, initial={"unit": unit}
+    )
+    form.offer(rows["players"])
     return render(
         request,
         "ledger/club_ledger.html",
@@ -83,32 +104,30 @@ def club_ledger(request, access):
             "units": [(u, unit_label(u), _ledger_url(club, u, session)) for u in units],
             "session": session,
             "whole_club_url": _ledger_url(club, unit),
-            "balances": ledger_reads.balances(club=club, unit=unit, scope=scope),
+            "balances": rows["balances"],
             "debts": [
                 {
                     "debt": debt,
                     "parts": debt.parts[-DEBT_PARTS:],
                     "earlier": max(0, len(debt.parts) - DEBT_PARTS),
-                    "may_record": services.may_record_payment(access, debt.debtor, request.user),
+                    "may_record": services.may_record_payment(access, debt.debtor, user),
                 }
-                for debt in ledger_reads.net_debts(club=club, unit=unit, scope=scope)
+                for debt in rows["debts"]
             ],
             "plan": [
-                {
-                    "debt": debt,
-                    "may_record": services.may_record_payment(access, debt.debtor, request.user),
-                }
-                for debt in plan
+                {"debt": debt, "may_record": services.may_record_payment(access, debt.debtor, user)}
+                for debt in rows["plan"]
             ],
-            "pending": pending,
+            "pending": [
+                {
+                    "payment": payment,
+                    "may_confirm": services.may_confirm_payment(access, payment, user),
+                    "may_cancel": services.may_cancel_payment(access, payment, user),
+                }
+                for payment in rows["pending"]
+            ],
             "own": own,
-            "form": PaymentForm(
-                club=club,
-                own_player=own,
-                any_payer=access.is_scorer,
-                units=units,
-                initial={"unit": unit},
-            ),
+            "form": form,
             "may_record": access.is_scorer or own is not None,
         },
     )
