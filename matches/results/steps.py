@@ -36,7 +36,7 @@ from circolo.errors import Conflict
 from clubs.access import ClubAccess
 from matches.results.adapters import Actor, CheckedOutcome, actor, adapter_for
 from matches.results.models import OPEN, AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
-from matches.results.records import record_game
+from matches.results.records import write_game_record
 
 #: Each step in words, for the sentence that refuses it ("Only ... may <what>.").
 WHAT = {
@@ -111,27 +111,28 @@ def _store(
     """Store a checked result with its game records."""
     adapter = adapter_for(subject)
     now = at or timezone.now()
+    # No savepoint of its own (two queries per result): every step stores inside its own
+    # transaction, under the lock on the subject, so a clash here ends the whole step.
     try:
-        with transaction.atomic():
-            outcome = Outcome.objects.create(
-                club_id=subject.club_id,
-                content_type=ContentType.objects.get_for_model(subject),
-                object_id=subject.pk,
-                status=status,
-                payload=checked.payload,
-                detail=checked.detail,
-                reported_by=by if by.is_authenticated else None,
-                reported_at=now,
-                confirmed_by=by if status == OutcomeStatus.CONFIRMED else None,
-                confirmed_at=now if status == OutcomeStatus.CONFIRMED else None,
-                supersedes=supersedes,
-                note=note,
-            )
+        outcome = Outcome.objects.create(
+            club_id=subject.club_id,
+            content_type=ContentType.objects.get_for_model(subject),
+            object_id=subject.pk,
+            status=status,
+            payload=checked.payload,
+            detail=checked.detail,
+            reported_by=by if by.is_authenticated else None,
+            reported_at=now,
+            confirmed_by=by if status == OutcomeStatus.CONFIRMED else None,
+            confirmed_at=now if status == OutcomeStatus.CONFIRMED else None,
+            supersedes=supersedes,
+            note=note,
+        )
     except IntegrityError as error:
         # The lock on the subject makes this unreachable unless a caller skipped it.
         raise Conflict(_("Someone else recorded a result at the same moment.")) from error
     for checked_record in checked.records:
-        record_game(
+        write_game_record(
             club=subject.club,
             record=checked_record.record,
             players=checked_record.players,

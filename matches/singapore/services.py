@@ -393,20 +393,21 @@ def _require_playing(seats: list[TableSeat], *, dealer: Player, opponent: Player
 def _new_hand(session, by, dealer, opponent, *, played_at, key: str, reason: str) -> Hand:
     """The session's next hand (under the session's lock: its number is free)."""
     number = (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1
+    # No savepoint of its own (two queries a hand): it runs in record_hand's transaction,
+    # which a clash here ends.
     try:
-        with transaction.atomic():
-            return Hand.objects.create(
-                session=session,
-                club=session.club,
-                season=session.season,
-                number=number,
-                dealer=dealer,
-                opponent=opponent,
-                played_at=played_at or timezone.now(),
-                out_of_turn=bool(reason),
-                client_key=key,
-                created_by=by if by.is_authenticated else None,
-            )
+        return Hand.objects.create(
+            session=session,
+            club=session.club,
+            season=session.season,
+            number=number,
+            dealer=dealer,
+            opponent=opponent,
+            played_at=played_at or timezone.now(),
+            out_of_turn=bool(reason),
+            client_key=key,
+            created_by=by if by.is_authenticated else None,
+        )
     except IntegrityError as error:  # unreachable under the session's lock
         raise Conflict(_("Someone else recorded a hand at the same moment.")) from error
 
