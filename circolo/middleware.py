@@ -113,10 +113,11 @@ class BoundedRequestMiddleware:
 
 
 class WritesBumpVersions:
-    """After every write request (any method but GET, HEAD, OPTIONS, TRACE), whatever it
-    answered: what the members and the public see of the club its path names (``<slug>``)
-    may have changed, of every club when it names none (the API, the admin, an account), so
-    their kept parts are built again (``circolo.public_pages.written``). One cache write."""
+    """After every write request (any method but GET, HEAD, OPTIONS, TRACE) by someone
+    logged in, whatever it answered: what the members and the public see of the club its
+    path names (``<slug>``) may have changed, of every club when it names none (the API,
+    the admin, an account), so their kept parts are built again
+    (``circolo.public_pages.written``). One cache write."""
 
     SAFE = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
@@ -125,7 +126,10 @@ class WritesBumpVersions:
 
     def __call__(self, request):
         response = self.get_response(request)
-        if request.method not in self.SAFE:
+        user = getattr(request, "user", None)
+        # Only someone logged in (after the view: a login counts, a failed one does not)
+        # changes what a club shows: a flood of anonymous POSTs keeps the caches.
+        if request.method not in self.SAFE and user is not None and user.is_authenticated:
             match = getattr(request, "resolver_match", None)
             public_pages.written(match.kwargs.get("slug") if match is not None else None)
         return response

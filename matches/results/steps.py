@@ -179,7 +179,13 @@ def _begin(subject: OutcomeSubject, by, access: ClubAccess | None = None, *, ste
 
 
 @transaction.atomic
-def report_outcome(
+def report_outcome(**step) -> Outcome:
+    """Report a result; from someone who may decide, it is in force at once (in a
+    transaction of its own: see :func:`report_in_transaction` for the arguments)."""
+    return report_in_transaction(**step)
+
+
+def report_in_transaction(
     *,
     subject: OutcomeSubject,
     payload: dict,
@@ -188,9 +194,13 @@ def report_outcome(
     access: ClubAccess | None = None,
     checked: CheckedOutcome | None = None,
 ) -> Outcome:
-    """Report a result; from someone who may decide, it is in force at once. ``access``:
-    the caller's check of ``by`` in the subject's club, if it made one in this transaction;
-    ``checked``: the caller's own check of this payload, if it made one."""
+    """:func:`report_outcome` inside the caller's transaction, without a savepoint of its
+    own (two queries less), for a service that has just written the subject in its own
+    transaction (a hand, a Spazz'u'mazz game): a refusal ends the caller's transaction too.
+    ``access``: the caller's check of ``by`` in the subject's club, if it made one in this
+    transaction; ``checked``: the caller's own check of this payload, if it made one."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("report_in_transaction needs the caller's transaction")
     adapter, subject, who = _begin(subject, by, access, step="report")
     adapter.ready(subject)
     _refuse_if_settled(subject)

@@ -471,7 +471,7 @@ def record_hand(
                 "played": [dealer.pk, opponent.pk],
             },
         )
-    outcome = steps.report_outcome(
+    outcome = steps.report_in_transaction(
         subject=hand, payload=checked.payload, by=by, access=access, checked=as_outcome(checked)
     )
     return Recorded(hand=hand, outcome=outcome, checked=checked)
