@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
@@ -61,6 +62,20 @@ def _ledger_url(club, unit: str, session: int | None = None) -> str:
     return f"{reverse('ledger:club', args=[club.slug])}?{urlencode(query)}"
 
 
+def _debt_row(debt, unit: str) -> dict:
+    """A debt between two people, with where it comes from rendered once (the same for
+    every member: the page's largest part)."""
+    row = {
+        "debt": debt,
+        "parts": debt.parts[-DEBT_PARTS:],
+        "earlier": max(0, len(debt.parts) - DEBT_PARTS),
+    }
+    row["behind"] = render_to_string(
+        "ledger/_debt_behind.html", {"d": debt, "row": row, "unit": unit}
+    )
+    return row
+
+
 def _ledger_rows(club, asked_unit: str | None, session: int | None) -> dict:
     """What every member sees of the ledger in a unit and scope: kept per club state."""
     unit = asked_unit or ledger_reads.default_unit(club)
@@ -68,13 +83,14 @@ def _ledger_rows(club, asked_unit: str | None, session: int | None) -> dict:
     units = ledger_reads.units_of(club)
     if unit not in units:
         units.append(unit)
+    where = {"club": club, "unit": unit, "scope": scope}
     return {
         "unit": unit,
         "units": units,
         "pending": list(club.ledger_payments.pending().select_related("payer", "payee")),
-        "plan": ledger_reads.settle_up_plan(club=club, unit=unit, scope=scope),
-        "balances": ledger_reads.balances(club=club, unit=unit, scope=scope),
-        "debts": ledger_reads.net_debts(club=club, unit=unit, scope=scope),
+        "plan": ledger_reads.settle_up_plan(**where),
+        "balances": ledger_reads.balances(**where),
+        "debts": [_debt_row(debt, unit) for debt in ledger_reads.net_debts(**where)],
         "players": [(p.pk, str(p)) for p in club.players.active()],
     }
 
@@ -106,13 +122,8 @@ def club_ledger(request, access):
             "whole_club_url": _ledger_url(club, unit),
             "balances": rows["balances"],
             "debts": [
-                {
-                    "debt": debt,
-                    "parts": debt.parts[-DEBT_PARTS:],
-                    "earlier": max(0, len(debt.parts) - DEBT_PARTS),
-                    "may_record": services.may_record_payment(access, debt.debtor, user),
-                }
-                for debt in rows["debts"]
+                {**row, "may_record": services.may_record_payment(access, row["debt"].debtor, user)}
+                for row in rows["debts"]
             ],
             "plan": [
                 {"debt": debt, "may_record": services.may_record_payment(access, debt.debtor, user)}
