@@ -19,8 +19,11 @@ dozen queries and its templates. What keeps it honest:
 - **The club's versions are part of the entry**: ``PUBLIC_PAGE_VERSIONS`` names functions
   ``club_id -> cache key`` of version numbers that features bump when what they show
   changes (``matches.boards.version_key``: every result in force, correction or void).
-- **Everything else reaches the public within** ``PUBLIC_PAGE_SECONDS`` (60 s): a
-  tournament opened, a guest added or renamed, a season. The club's members see it at once.
+- **The club's write versions are part of the entry**: every write request of someone
+  logged in bumps them (:func:`written`): a tournament opened, a guest added or renamed
+  through a page or the API shows at once.
+- **Everything else reaches the public within** ``PUBLIC_PAGE_SECONDS`` (60 s): what a task
+  or a command writes without bumping a version.
 - **Each process answers from its own memory for a second** (``PUBLIC_PAGE_RECHECK_SECONDS``)
   a page it has just checked: no query and no cache read at all, which is what lets a busy
   page keep pace with a bare view. So a change, even a club turning private, reaches the

@@ -161,3 +161,14 @@ def test_an_anonymous_post_keeps_what_the_members_see(people, django_capture_on_
     failed = Client().post("/accounts/login/", {"username": "sam", "password": "wrong"})
     assert failed.status_code == 200
     assert "Nonna Lina" not in queries(scorer, path)[1]  # still the kept rows
+
+
+def test_a_write_request_shows_at_once_to_the_public_too(people):
+    club = people["club"]
+    path = f"/clubs/{club.slug}/"
+    assert "1 guest" in Client(HTTP_ACCEPT_LANGUAGE="en").get(path).content.decode()  # kept
+    admin = Client(HTTP_ACCEPT_LANGUAGE="en")
+    admin.force_login(people["admin"])
+    response = admin.post(f"/clubs/{club.slug}/members/guests/", {"display_name": "Nonna Lina"})
+    assert response.status_code == 302
+    assert "2 guests" in Client(HTTP_ACCEPT_LANGUAGE="en").get(path).content.decode()
