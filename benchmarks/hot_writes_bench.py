@@ -16,6 +16,7 @@ they are left out. Issue 16's targets: at most 20 queries and 25 ms each.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -126,6 +127,8 @@ def main() -> None:
                     times.append((time.perf_counter() - start) * 1000)
                 assert response.status_code == 201, (name, response.status_code, response.data)
                 counts.append(len(queries))
+            if os.environ.get("SHOW_QUERIES"):
+                print(*(q["sql"][:120] for q in queries.captured_queries), sep="\n")
             if not times:
                 print(f"{name:<20} (none in the demo)")
                 continue
