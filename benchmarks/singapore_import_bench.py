@@ -3,14 +3,14 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/circolo_sing \\
         .venv/bin/python benchmarks/singapore_import_bench.py [--hands 100000]
 
-The hands come from the rules engine's bot (``rules.bots.singapore.random_record`` with a
-stake: up to eight people, covers and side bets), 250 a table and evening, written to a
-JSON lines file first (not timed). Then ``manage.py import_hands`` runs on it, in a fresh
-database (``<name>_bench``): read, checked by the engine in worker processes, written in
-batches with their ledger postings. Printed: the time of each phase and the total (the
-target: at most 60 s for 100,000 hands on PostgreSQL on this 2-core machine), then the
-time of a second run of the same file (everything skipped), and of the statistics rebuild
-that the import queues for the worker (apart: not part of the import).
+The hands come from the rules engine's bot (``rules.bots.singapore.table_records``: stakes
+of up to eight people, covers and side bets, each winner staying to deal), 250 a table and
+evening, written to a JSON lines file first (not timed). Then ``manage.py import_hands``
+runs on it, in a fresh database (``<name>_bench``): read, checked by the engine in worker
+processes, written in batches with their ledger postings. Printed: the time of each phase
+and the total (the target: at most 60 s for 100,000 hands on PostgreSQL on this 2-core
+machine), then the time of a second run of the same file (everything skipped), and of the
+statistics rebuild that the import queues for the worker (apart: not part of the import).
 """
 
 from __future__ import annotations
@@ -28,15 +28,17 @@ from singapore_db import bench_database, vendor
 
 def write_file(path: Path, hands: int) -> None:
     from rules.bots import singapore as bot
+    from rules.bots.singapore import NAMES
 
     rng = random.Random(2026)
     first = date(2024, 9, 6)
     with path.open("w", encoding="utf-8") as out:
-        for n in range(hands):
-            record = bot.random_record(rng.randrange(10**9), stake=True)
-            record["table"] = f"Tavolo {n // 250 % 3 + 1}"
-            record["date"] = (first + timedelta(days=n // 750)).isoformat()
-            out.write(json.dumps(record) + "\n")
+        for start in range(0, hands, 250):  # a table and evening: its hands in turn
+            records = bot.table_records(rng.randrange(10**9), min(250, hands - start), seats=NAMES)
+            for n, record in enumerate(records, start=start):
+                record["table"] = f"Tavolo {n // 250 % 3 + 1}"
+                record["date"] = (first + timedelta(days=n // 750)).isoformat()
+                out.write(json.dumps(record) + "\n")
 
 
 def main(hands: int) -> None:

@@ -11,7 +11,8 @@ dozen queries and its templates. What keeps it honest:
   own view answers (a 404 like any club that does not exist).
 - **Only anonymous GET requests** without a session or pending messages use the cache:
   anyone logged in (every role) gets the live page, built for them; nothing a role sees
-  is ever stored, nor served to anyone else.
+  is ever stored, nor served to anyone else. So no page stored here carries money (a
+  club's money is for its members: ``clubs.access.ClubAccess.sees_money``).
 - **The club's row is part of the entry**: any change to the club (its name, description,
   meeting times, privacy) shows at once. The club is the model ``PUBLIC_PAGE_CLUB`` names
   (``clubs.Club``: a ``slug`` and ``is_public``); this module imports no app, so that

@@ -100,6 +100,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "clubs.context_processors.my_clubs",
+                "clubs.inbox.views.bell",
                 "circolo.public_pages.csrf_hole",
             ],
         },
@@ -110,6 +111,7 @@ TEMPLATES = [
 # protocol in clubs/club_page.py). Each feature adds its own; each item's ``order`` places it
 # (ties keep this list's order).
 CLUB_PAGE_SECTIONS = [
+    "clubs.inbox.views.waiting_section",
     "matches.sputo.sections.club_section",
     "matches.sputo.sections.next_match",  # the user's own part: never kept
     "matches.singapore.sections.club_section",
@@ -213,6 +215,8 @@ CELERY_BEAT_SCHEDULE = {
     "housekeeping": {"task": "circolo.housekeeping", "schedule": 24 * 60 * 60},
     # Recompute every balance from the entries; /health/ shows the last result.
     "ledger-check": {"task": "ledger.check", "schedule": 60 * 60},
+    # What waits for people who chose e-mail: at most one digest an hour each.
+    "inbox-digests": {"task": "clubs.inbox.send_digests", "schedule": 15 * 60},
     # Last night's end-of-evening reports, after the night is over (06:00).
     "night-reports": {
         "task": "matches.tasks.send_night_reports",
@@ -220,6 +224,15 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 CELERY_TIMEZONE = "Europe/Rome"
+
+# Web Push of what waits for people (clubs/inbox/tasks.py): the site's VAPID key pair
+# (``manage.py vapid_keys`` makes one; without it nothing is pushed) and a contact for the
+# push services. Push services are reached over HTTPS at public addresses only, unless
+# PUSH_ALLOW_PRIVATE (tests, a club's own network).
+VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env("VAPID_SUBJECT", default="mailto:circolo@example.org")
+PUSH_ALLOW_PRIVATE = env.bool("PUSH_ALLOW_PRIVATE", default=False)
 
 # Writes that honour an ``Idempotency-Key`` (the same key answers the write recorded the
 # first time): sent with a key, such a request runs again after its database connection was
@@ -434,6 +447,14 @@ PLAYER_SECTIONS = [
     "matches.sputo.boards.player_section",
     "matches.singapore.boards.player_section",
 ]
+# The tonight screen's panes (matches/boards/tonight.py), in this order.
+TONIGHT_PANES = [
+    "matches.sputo.tonight.tonight_pane",
+    "matches.singapore.tonight.tonight_pane",
+    "matches.spazzumazz.tonight.tonight_pane",
+]
+# The home page's "tonight at your clubs" for a logged-in member: ``provider(user) -> list``.
+HOME_TONIGHT = "matches.boards.tonight_views.at_my_clubs"
 CLUB_NIGHT_SECTIONS = [
     "matches.spazzumazz.boards.club_night_section",
     "matches.sputo.boards.club_night_section",

@@ -4,11 +4,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
+import circolo.pwa as pwa
 from circolo.health import health
 from circolo.views import favicon
 from clubs import api as clubs_api
 from clubs import views as clubs_views
 from clubs.forms import LoginForm
+from clubs.inbox import api as inbox_api
 from clubs.models import Game
 from clubs.throttles import PASSWORD_RESET, limit_mails
 from clubs.token_api import ObtainAuthToken
@@ -33,6 +35,7 @@ sputo_api.register(router)
 singapore_api.register(router)
 
 spazzumazz_api.register(router)
+inbox_api.register(router)
 
 # Routes under the clubs' and players' prefixes served by matches/ (clubs/api.py may not
 # import it): listed before the router, whose patterns they do not overlap.
@@ -83,6 +86,9 @@ urlpatterns = [
     path("", include("matches.spazzumazz.urls")),
     path("api/v1/", include(boards_api_urls)),
     path("favicon.ico", favicon, name="favicon"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("api/v1/", include(router.urls)),
     path("api/v1/auth/token/", ObtainAuthToken.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -22,6 +22,13 @@ what a scorer may.
 - :class:`ClubOwnedQuerySet` gives every model that belongs to a club ``visible_to(user)``
   and ``where_role(user, at_least)``, the same rules for lists.
 - :func:`club_page` wraps a page view; ``clubs.api.ClubAccessMixin`` does it for viewsets.
+
+**Money** (balances, winnings, running balances, payments: the ledger, the money columns
+and charts of the games' boards, a night's money) is the club's members' business:
+:meth:`ClubAccess.sees_money` is the one decision, for the pages, the API and the
+templates alike. Never the public nor other clubs' members; the club's members unless the
+club hides it from them (``Club.members_see_money`` off: then its admins only); and
+everyone their own figures.
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ from clubs.models import (  # noqa: F401 - re-exported: the queryset rules live 
     ClubOwnedQuerySet,
     Membership,
     Role,
+    club_ids_showing_money,
     club_ids_where,
     roles_at_least,
 )
@@ -59,6 +67,7 @@ class ClubAccess:
 
     club: Club
     role: str | None
+    user_id: int | None = None  # who is looking (None: an anonymous visitor)
 
     def has(self, needed: str | None) -> bool:
         return has_role(self.role, needed)
@@ -75,6 +84,16 @@ class ClubAccess:
     @property
     def is_admin(self) -> bool:
         return self.has(Role.ADMIN)
+
+    def sees_money(self, player=None) -> bool:
+        """Whether this user may see money in the club: everyone's (``player`` None: a
+        leaderboard's money column, a night's totals, the club's balances) or ``player``'s
+        (their page, their statement). Their own figures, always; everyone's, the club's
+        admins, and its members unless the club hides money from them. (Lists of many clubs
+        filter by the same rule: :func:`club_ids_showing_money`.)"""
+        if player is not None and self.user_id is not None and player.user_id == self.user_id:
+            return True
+        return self.is_admin or (self.is_member and self.club.members_see_money)
 
     @property
     def role_label(self) -> str | None:
@@ -103,11 +122,18 @@ def role_in_club(user, club: str = "club"):
     return _role_subquery(user, club)
 
 
-def access_with_role(club: Club | None, role: str | None, *, at_least: str | None = None):
-    """:func:`access_club`'s decision for a club and role already read."""
+def access_with_role(
+    club: Club | None,
+    role: str | None,
+    *,
+    at_least: str | None = None,
+    user_id: int | None = None,
+):
+    """:func:`access_club`'s decision for a club and role already read (``user_id``: who
+    is looking, for what is theirs)."""
     if club is None or not (club.is_public or role is not None):
         raise Http404(_("No such club."))
-    return ClubAccess(club=club, role=role).require(at_least)
+    return ClubAccess(club=club, role=role, user_id=user_id).require(at_least)
 
 
 def access_club(
@@ -131,7 +157,8 @@ def access_club(
         else:
             found = Club.objects.annotate(**(annotate or {})).filter(**lookup).order_by().first()
         role = None
-    return access_with_role(found, role, at_least=at_least)
+    user_id = user.pk if user.is_authenticated else None
+    return access_with_role(found, role, at_least=at_least, user_id=user_id)
 
 
 def club_page(at_least: str | None = None, *, annotate: dict | None = None):

@@ -18,6 +18,7 @@ from knox.settings import knox_settings
 
 from clubs import accounts, services
 from clubs.forms import EmailForm, ProfileForm, SignUpForm
+from clubs.inbox import views as inbox_views
 from clubs.throttles import CONFIRMATION, SIGN_UP, limit_mails
 from clubs.tokens import live_tokens, revoke_tokens
 
@@ -155,6 +156,7 @@ def profile(request):
             "memberships": memberships,
             "tokens": live_tokens(user),
             "token_days": round(knox_settings.TOKEN_TTL.total_seconds() / 86400),
+            **inbox_views.profile_context(user),
         },
     )
 

@@ -58,6 +58,7 @@ class ClubSerializer(StrictModelSerializer):
             "name",
             "city",
             "is_public",
+            "members_see_money",
             "point_value",
             "currency",
             "language",

@@ -220,3 +220,11 @@ def seasons(request, access: ClubAccess) -> Section:
         context={"seasons": [(season, season.contains(today)) for season in latest]},
         order=80,
     )
+
+
+def tonight_at_my_clubs(user) -> list:
+    """The home page's "tonight at your clubs" for a signed-in person (``HOME_TONIGHT``, a
+    provider of the games' floor): nothing for a visitor."""
+    if not user.is_authenticated:
+        return []
+    return import_string(settings.HOME_TONIGHT)(user)

@@ -19,6 +19,7 @@ class ClubForm(forms.ModelForm):
             "venue",
             "meeting_times",
             "is_public",
+            "members_see_money",
             "point_value",
             "currency",
             "language",

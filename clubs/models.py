@@ -9,7 +9,6 @@ recorded result can keep the rule set it was played under.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import secrets
 from datetime import timedelta
 from decimal import Decimal
@@ -24,7 +23,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
-from knox.models import AbstractAuthToken, AuthTokenManager
 
 import circolo.public_pages as public_pages
 from clubs.merge_policy import Revoke
@@ -100,6 +98,18 @@ def club_ids_where(user, *, at_least: str | None = None):
     return Membership.objects.filter(user=user, role__in=roles_at_least(at_least)).values("club_id")
 
 
+def club_ids_showing_money(user):
+    """A subquery of the ids of the clubs where ``user`` sees everyone's money: the rule of
+    ``clubs.access.ClubAccess.sees_money`` for lists (their admins; their members unless
+    the club hides money from them). Their own figures are the lists' own business."""
+    if not user.is_authenticated:
+        return Club.objects.none().values("pk")
+    return Membership.objects.filter(
+        Q(role=Role.ADMIN) | Q(role__in=roles_at_least(Role.MEMBER), club__members_see_money=True),
+        user=user,
+    ).values("club_id")
+
+
 class ClubOwnedQuerySet(models.QuerySet):
     """For every model that belongs to a club: the rows a user may see, or act on, by the
     rules of ``clubs.access``.
@@ -159,6 +169,14 @@ class Club(models.Model):
     )
     language = models.CharField(
         _("language"), max_length=5, choices=settings.LANGUAGES, default="it"
+    )
+    members_see_money = models.BooleanField(
+        _("members see everyone's money"),
+        default=True,
+        help_text=_(
+            "Balances, winnings and payments. Off: only the admins see everyone's; each "
+            "member still sees their own. Visitors and other clubs never see money."
+        ),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -546,37 +564,6 @@ class EmailConfirmation(models.Model):
         return self.confirmed_at is None
 
 
-def password_stamp(user) -> str:
-    """A fingerprint of the user's password as it is now: a token issued under another
-    password is dead (``clubs.tokens``). The password column is a salted hash already; this
-    hash of it tells nothing more."""
-    return hashlib.sha256(user.password.encode()).hexdigest()
-
-
-class ApiTokenQuerySet(models.QuerySet):
-    def unexpired(self, *, at=None):
-        return self.filter(Q(expiry__isnull=True) | Q(expiry__gt=at or timezone.now()))
-
-
-class ApiToken(AbstractAuthToken):
-    """An API token of one device (django-rest-knox keeps only its hash): it expires, and
-    it dies with the password it was issued under (see ``clubs.tokens``)."""
-
-    device = models.CharField(_("device"), max_length=200, blank=True)
-    last_used = models.DateTimeField(_("last used"), null=True, blank=True)
-    password_stamp = models.CharField(max_length=64, editable=False)
-
-    objects = AuthTokenManager.from_queryset(ApiTokenQuerySet)()
-
-    class Meta:
-        verbose_name = _("API token")
-        verbose_name_plural = _("API tokens")
-
-    def __str__(self) -> str:
-        return f"{self.user} · {self.device or self.token_key}"
-
-    def is_live(self, *, at=None) -> bool:
-        at = at or timezone.now()
-        return (self.expiry is None or self.expiry > at) and (
-            self.password_stamp == password_stamp(self.user)
-        )
+# The rows of the API tokens and of the inbox live in their own modules, in this app.
+from clubs.api_tokens import ApiToken, ApiTokenQuerySet, password_stamp  # noqa: E402, F401
+from clubs.inbox.models import Choice, Notification, PushSubscription  # noqa: E402, F401

@@ -54,6 +54,7 @@ CLUB_FIELDS = (
     "name",
     "city",
     "is_public",
+    "members_see_money",
     "point_value",
     "currency",
     "language",

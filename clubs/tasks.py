@@ -6,9 +6,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from clubs.inbox import tasks as inbox_tasks
 from clubs.links import CONFIRMATION_MAX_AGE, confirmation_token
 from clubs.mail import render_subject
 from clubs.models import EmailConfirmation, Invitation
+
+__all__ = ["inbox_tasks"]  # the inbox's tasks, where a worker looks for the app's
 
 
 @shared_task(acks_late=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from clubs import account_views, views
+from clubs.inbox import views as inbox_views
 
 app_name = "clubs"
 
@@ -52,6 +53,16 @@ urlpatterns = [
     path("accounts/confirm/", account_views.confirm_email_sent, name="confirm_email_sent"),
     path("accounts/confirm/<str:token>/", account_views.confirm_email, name="confirm_email"),
     path("accounts/profile/", account_views.profile, name="profile"),
+    path("inbox/", inbox_views.inbox, name="inbox"),
+    path("inbox/read-all/", inbox_views.read_all, name="read_all"),
+    path("inbox/choices/", inbox_views.save_choices, name="inbox_choices"),
+    path("inbox/push/", inbox_views.subscribe, name="push_subscribe"),
+    path("inbox/push/remove/", inbox_views.unsubscribe, name="push_unsubscribe"),
+    path(
+        "inbox/<int:notification_id>/open/",
+        inbox_views.open_notification,
+        name="open_notification",
+    ),
     path("accounts/profile/night-reports/", account_views.night_reports, name="night_reports"),
     path("accounts/profile/tokens/", account_views.revoke_api_tokens, name="revoke_api_tokens"),
 ]

@@ -51,7 +51,8 @@ def home(request):
     public = Club.objects.public().annotate(
         n_players=Count("players", filter=Q(players__merged_into=None))
     )
-    return render(request, "clubs/home.html", {"public_clubs": public[:12]})
+    tonight = club_page.tonight_at_my_clubs(request.user)
+    return render(request, "clubs/home.html", {"public_clubs": public[:12], "tonight": tonight})
 
 
 def club_list(request):

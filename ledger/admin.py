@@ -17,36 +17,31 @@ class ReadOnly(admin.ModelAdmin):
         return False
 
 
-class EntryInline(admin.TabularInline):
-    model = Entry
+class ReadOnlyInline(admin.TabularInline):
+    """Rows of a transaction, shown as they were written: never added, changed or deleted."""
+
     extra = 0
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class EntryInline(ReadOnlyInline):
+    model = Entry
     fields = ["player", "amount_minor"]
     readonly_fields = fields
 
-    def has_add_permission(self, request, obj=None):
-        return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class LegInline(admin.TabularInline):
+class LegInline(ReadOnlyInline):
     model = Leg
-    extra = 0
     fields = ["debtor", "creditor", "amount_minor"]
     readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Transaction)

@@ -16,6 +16,9 @@ payments and statements. The paths and fields are a contract others script again
 Money amounts are strings with two decimals (``"12.50"``), points integers. Who may: the
 members of the club see its ledger (an outsider of a public club gets 403, of a private one
 404, like the pages, through ``clubs.access``); a person always sees their own statement.
+A club that hides money from its members (``members_see_money`` off) shows a member only
+their own figures: balances, debts, plan and payments with them in it, their statement (any
+other is a 403); its admins see everyone's (``ledger.privacy``).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -41,8 +44,8 @@ from circolo.strict import StrictModelSerializer, StrictQuerySerializer, query_d
 from clubs.access import access_club
 from clubs.api import ClubAccessMixin, ClubSlugField
 from clubs.models import CURRENCY_CODES, Player, Role
+from ledger import privacy, services
 from ledger import reads as ledger_reads
-from ledger import services
 from ledger.amounts import POINTS, from_minor
 from ledger.models import Payment
 
@@ -136,14 +139,15 @@ class LedgerQueryMixin:
     api_errors = {"list": {404}}  # a club the user may not see, named in the query
 
     def ledger_query(self, request):
-        """(club, unit, scope) from the query string: 400 naming a bad parameter, then the
-        club's access check: 404 if the user may not see it, 403 if not a member."""
+        """(club, unit, scope, shown) from the query string: 400 naming a bad parameter,
+        then the club's access check: 404 if the user may not see it, 403 if not a member;
+        ``shown``: whose figures the user sees (``ledger.privacy``; None: everyone's)."""
         query = LedgerQuerySerializer(data=query_data(request))
         query.is_valid(raise_exception=True)
         data = query.validated_data
         access = access_club(request.user, data["club"], at_least=Role.MEMBER)
         scope = services.scope_of_session(data["session"]) if "session" in data else None
-        return access.club, data["unit"], scope
+        return access.club, data["unit"], scope, privacy.shown_players(access)
 
 
 def _transfers(debts) -> list[dict]:
@@ -178,7 +182,8 @@ class BalanceViewSet(LedgerQueryMixin, viewsets.ViewSet):
     )
     def list(self, request):
         """Each person's balance in a unit (and session): positive when owed."""
-        club, unit, scope = self.ledger_query(request)
+        club, unit, scope, shown = self.ledger_query(request)
+        found = ledger_reads.balances(club=club, unit=unit, scope=scope)
         return Response(
             [
                 {
@@ -186,7 +191,7 @@ class BalanceViewSet(LedgerQueryMixin, viewsets.ViewSet):
                     "name": b.player.display_name,
                     "balance": amount_json(b.minor, unit),
                 }
-                for b in ledger_reads.balances(club=club, unit=unit, scope=scope)
+                for b in privacy.balances(found, shown)
             ]
         )
 
@@ -203,10 +208,9 @@ class SettleUpViewSet(LedgerQueryMixin, viewsets.ViewSet):
     )
     def list(self, request):
         """The fewest payments that clear every balance: ``from`` pays ``to``."""
-        club, unit, scope = self.ledger_query(request)
-        return Response(
-            {"payments": _transfers(ledger_reads.settle_up_plan(club=club, unit=unit, scope=scope))}
-        )
+        club, unit, scope, shown = self.ledger_query(request)
+        plan = ledger_reads.settle_up_plan(club=club, unit=unit, scope=scope)
+        return Response({"payments": _transfers(privacy.debts(plan, shown))})
 
 
 DEBT_PART = {
@@ -252,8 +256,8 @@ class DebtViewSet(LedgerQueryMixin, viewsets.ViewSet):
     def list(self, request):
         """Who owes whom, pair by pair: the debts the postings made between the two (each
         cover, each side bet), netted, less the payments; with the hands behind each."""
-        club, unit, scope = self.ledger_query(request)
-        debts = ledger_reads.net_debts(club=club, unit=unit, scope=scope)
+        club, unit, scope, shown = self.ledger_query(request)
+        debts = privacy.debts(ledger_reads.net_debts(club=club, unit=unit, scope=scope), shown)
         return Response(
             {
                 "debts": [
@@ -322,7 +326,11 @@ class StatementViewSet(viewsets.ViewSet):
         if player is None:
             raise exceptions.NotFound()
         if player.user_id != request.user.pk:  # a person always sees their own statement
-            access_club(request.user, player.club, at_least=Role.MEMBER)
+            access = access_club(request.user, player.club, at_least=Role.MEMBER)
+            if not access.sees_money(player):
+                raise exceptions.PermissionDenied(
+                    gettext("Only the admins see other people's money in this club.")
+                )
         query = StatementQuerySerializer(data=query_data(request))
         query.is_valid(raise_exception=True)
         data = query.validated_data

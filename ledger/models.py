@@ -37,7 +37,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from clubs.merge_policy import Carry, Revoke
-from clubs.models import Club, ClubOwnedQuerySet, Player, Role
+from clubs.models import Club, ClubOwnedQuerySet, Player, Role, club_ids_showing_money
 from ledger import triggers
 from ledger.amounts import MAX_MINOR, POINTS, Amount, from_minor
 
@@ -230,7 +230,14 @@ class PaymentStatus(models.TextChoices):
 
 class PaymentQuerySet(ClubOwnedQuerySet):
     def visible_to(self, user):
-        return self.where_role(user, Role.MEMBER)
+        """A club's payments are its members' (``ClubAccess.sees_money``): all of them where
+        the user sees the club's money, else those they paid, received or recorded."""
+        if not user.is_authenticated:
+            return self.none()
+        own = Q(payer__user=user) | Q(payee__user=user) | Q(recorded_by=user)
+        return self.where_role(user, Role.MEMBER).filter(
+            Q(club__in=club_ids_showing_money(user)) | own
+        )
 
     def pending(self):
         return self.filter(status=PaymentStatus.PENDING)

@@ -91,6 +91,21 @@ def balance_minors(*, club: Club, unit: str, scope: str | None = None) -> dict[i
     return {row["player"]: row["minor"] for row in rows.order_by("player")}
 
 
+def balance_minors_by_scope(*, club: Club, scopes: list[str]) -> dict[str, dict[int, int]]:
+    """Scope -> player id -> balance in minor units, every unit together (each scope is one
+    unit's, as a Singapore table is): one aggregate query whatever the number of scopes."""
+    found: dict[str, dict[int, int]] = {scope: {} for scope in scopes}
+    rows = (
+        Entry.objects.filter(transaction__club=club, transaction__scope__in=scopes)
+        .values("transaction__scope", "player")
+        .annotate(minor=Sum("amount_minor"))
+        .order_by("transaction__scope", "player")
+    )
+    for row in rows:
+        found[row["transaction__scope"]][row["player"]] = row["minor"]
+    return found
+
+
 def balances(*, club: Club, unit: str, scope: str | None = None) -> list[Balance]:
     """Everyone with an entry in ``unit`` (and ``scope``; the whole club without one), the
     largest credit first; merged guests only while they have a balance (never, after a merge

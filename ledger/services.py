@@ -69,6 +69,7 @@ from ledger.prepare import (
     same_or_refuse,
     user_or_none,
 )
+from ledger.tasks import payment_inbox
 
 
 class AlreadyDecided(Conflict):
@@ -498,9 +499,11 @@ def record_payment(
         raise ValidationError({"amount": _("A payment is more than zero.")})
     if not may_record_payment(access, payer, by):
         raise PermissionDenied(_("You can record only the payments you made yourself."))
-    return Payment.objects.create(
+    payment = Payment.objects.create(
         club=club, payer=payer, payee=payee, unit=unit, amount_minor=minor, recorded_by=by
     )
+    payment_inbox.delay_on_commit(payment_id=payment.pk)
+    return payment
 
 
 def _lock_pending(payment: Payment) -> Payment:
@@ -539,6 +542,7 @@ def confirm_payment(*, payment: Payment, by) -> Payment:
     locked.status = PaymentStatus.CONFIRMED
     locked.decided_by, locked.decided_at = user_or_none(by), now
     locked.save(update_fields=["transaction", "status", "decided_by", "decided_at"])
+    payment_inbox.delay_on_commit(payment_id=locked.pk)
     return locked
 
 
@@ -552,6 +556,7 @@ def cancel_payment(*, payment: Payment, by) -> Payment:
     locked.status = PaymentStatus.CANCELLED
     locked.decided_by, locked.decided_at = user_or_none(by), timezone.now()
     locked.save(update_fields=["status", "decided_by", "decided_at"])
+    payment_inbox.delay_on_commit(payment_id=locked.pk)
     return locked
 
 

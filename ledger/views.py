@@ -3,7 +3,7 @@ statement (and its CSV). Members only (``clubs.access``); each view: authorize, 
 render."""
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -18,8 +18,8 @@ import circolo.public_pages as public_pages
 from circolo.errors import Conflict
 from clubs.access import club_page
 from clubs.models import Role
+from ledger import privacy, services
 from ledger import reads as ledger_reads
-from ledger import services
 from ledger.amounts import POINTS, validate_unit
 from ledger.forms import PaymentForm
 from ledger.models import Payment
@@ -110,6 +110,8 @@ def club_ledger(request, access):
         club=club, own_player=own, any_payer=access.is_scorer, units=units, initial={"unit": unit}
     )
     form.offer(rows["players"])
+    # Whose figures this user sees (the kept rows are everyone's): one query when hidden.
+    shown = privacy.shown_players(access)  # None: everyone's figures
     return render(
         request,
         "ledger/club_ledger.html",
@@ -120,14 +122,16 @@ def club_ledger(request, access):
             "units": [(u, unit_label(u), _ledger_url(club, u, session)) for u in units],
             "session": session,
             "whole_club_url": _ledger_url(club, unit),
-            "balances": rows["balances"],
+            "balances": privacy.balances(rows["balances"], shown),
+            "own_figures_only": shown is not None,
             "debts": [
                 {**row, "may_record": services.may_record_payment(access, row["debt"].debtor, user)}
                 for row in rows["debts"]
+                if privacy.debts([row["debt"]], shown)
             ],
             "plan": [
                 {"debt": debt, "may_record": services.may_record_payment(access, debt.debtor, user)}
-                for debt in rows["plan"]
+                for debt in privacy.debts(rows["plan"], shown)
             ],
             "pending": [
                 {
@@ -135,7 +139,7 @@ def club_ledger(request, access):
                     "may_confirm": services.may_confirm_payment(access, payment, user),
                     "may_cancel": services.may_cancel_payment(access, payment, user),
                 }
-                for payment in rows["pending"]
+                for payment in privacy.payments(rows["pending"], shown, user)
             ],
             "own": own,
             "form": form,
@@ -219,6 +223,8 @@ def cancel_payment(request, access, payment_id):
 
 def _statement(request, access, player_id):
     player = get_object_or_404(access.club.players.select_related("club"), pk=player_id)
+    if not access.sees_money(player):
+        raise PermissionDenied(_("Only the admins see other people's money in this club."))
     unit = _unit(request, access.club)
     scope, session = _scope(request)
     return player, ledger_reads.statement(player=player, unit=unit, scope=scope), session

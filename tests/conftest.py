@@ -144,6 +144,17 @@ def people(make_user):
 
 
 @pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    """Run a call as a request would: its after-commit work (the outbox's tasks) runs."""
+
+    def run(call):
+        with django_capture_on_commit_callbacks(execute=True):
+            return call()
+
+    return run
+
+
+@pytest.fixture
 def api():
     return APIClient()
 

@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.core import mail
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 
 from clubs import services
@@ -175,13 +176,30 @@ def test_the_leaderboard_shows_spazzumazz_and_no_section_for_a_game_without_data
     assert 'id="board-sputo"' not in page and 'id="board-singapore"' not in page
 
 
-def test_the_sputo_and_singapore_sections_appear_when_their_data_exists(client, club, play):
+def test_the_sputo_and_singapore_sections_appear_when_their_data_exists(client, club, play, people):
     five_games(play)
     HAS_DATA.add(club.pk)
+    client.force_login(people["member"])  # money is for the club's members
     with FAKES:
         page = client.get(f"/clubs/{club.slug}/leaderboards/").content.decode()
     assert 'id="board-sputo"' in page and 'id="board-singapore"' in page
     assert "12,50 EUR" in page  # money in the club's currency, in Italian
+
+
+def test_a_leaderboards_money_column_is_not_shown_to_the_public(client, club, play, people):
+    five_games(play)
+    HAS_DATA.add(club.pk)
+    member = Client()
+    member.force_login(people["member"])
+    url = f"/clubs/{club.slug}/leaderboards/?sort=singapore.money"
+    with FAKES:
+        seen = member.get(url).content.decode()  # the member's sections cached first
+        page = client.get(url).content.decode()
+        api = client.get(f"/api/v1/clubs/{club.slug}/leaderboards/singapore/").json()
+    assert "12,50 EUR" in seen
+    assert 'id="board-singapore"' in page and "12,50" not in page and "EUR" not in page
+    assert api["columns"] == [] and api["unit"] == ""
+    assert all("money" not in row for row in api["rows"])
 
 
 def test_a_leaderboard_sorts_by_a_column_either_way_and_filters_by_games(client, club, play, table):
@@ -387,7 +405,13 @@ def test_the_report_is_mailed_once_to_the_members_who_asked(client, club, play, 
     HAS_DATA.add(club.pk)
     client.force_login(people["member"])
     client.post("/accounts/profile/night-reports/", {"club": [club.pk, people["other"].pk]})
-    assert client.get("/accounts/profile/").content.decode().count("checked") == 1
+    profile = client.get("/accounts/profile/").content.decode()
+    reports = profile[
+        profile.index('id="night-reports"') : profile.index(
+            "</form>", profile.index('id="night-reports"')
+        )
+    ]
+    assert reports.count("checked") == 1
     day = night_of(T0).isoformat()
     with FAKES:
         assert send_night_report(club.pk, day) == "sent to 1"

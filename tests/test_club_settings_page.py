@@ -76,6 +76,27 @@ def test_the_club_fields_saying_what_the_club_does_are_on_the_settings_page(admi
     )
 
 
+def test_an_admin_hides_the_clubs_money_from_its_members_and_shows_it_again(admin, people):
+    club = people["club"]
+    html = admin.get(SETTINGS).content.decode()
+    assert re.search(r'<input[^>]*name="members_see_money"[^>]*checked', html)
+    fields = {
+        "section": "club",
+        "name": "Circolo Alfa",
+        "point_value": "0.10",
+        "currency": "EUR",
+        "language": "it",
+    }
+    assert admin.post(SETTINGS, fields).status_code == 302  # the box left unticked
+    club.refresh_from_db()
+    assert club.members_see_money is False
+    html = admin.get(SETTINGS).content.decode()
+    assert not re.search(r'<input[^>]*name="members_see_money"[^>]*checked', html)
+    admin.post(SETTINGS, {**fields, "members_see_money": "on"})
+    club.refresh_from_db()
+    assert club.members_see_money is True
+
+
 def test_no_two_elements_of_the_settings_page_share_an_id(admin, winter):
     html = admin.get(SETTINGS).content.decode()
     repeated = [i for i, n in Counter(re.findall(r'\sid="([^"]+)"', html)).items() if n > 1]

@@ -92,7 +92,7 @@ def test_a_guest_named_like_a_formula_comes_out_of_the_table_sheet_as_text(clien
     assert rows[1][2:5] == ["'" + HYPERLINK, "'@SUM(1+1)", "'" + HYPERLINK]
     assert "'" + HYPERLINK in rows[0] and "'@SUM(1+1) balance" in rows[0]
     # The loser's change and balance are negative numbers, usable as numbers.
-    assert [Decimal(cell) for cell in rows[1][7:]] == [70, 70, -70, -70]
+    assert [Decimal(cell) for cell in rows[1][8:]] == [70, 70, -70, -70]
 
 
 @pytest.mark.django_db

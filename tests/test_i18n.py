@@ -26,7 +26,7 @@ SAME_IN_ITALIAN |= {"Dare", "Avere", "dare", "avere", "Quintuple"}
 
 # Translations other tests (and people's habits) rely on.
 FIXED_ITALIAN = {
-    "Your clubs": "I tuoi circoli",
+    "Tonight at your clubs": "Stasera nei tuoi circoli",
     "Seasons": "Stagioni",
     "Guests": "Ospiti",
     "Members": "Membri",

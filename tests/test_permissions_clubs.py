@@ -551,7 +551,43 @@ API = [
         (A, 201, 409, 409, 409),
         (A, 201, 409, 409, 409),
     ),
+    # The inbox is each person's own: someone else's notification is not there (404).
+    ("notification-list", "get", "/api/v1/notifications/", None, MINE, None),
+    (
+        "notification-read",
+        "post",
+        "/api/v1/notifications/999999/read/",
+        None,
+        (A, 404, 404, 404, 404),
+        None,
+    ),
+    ("notification-read-all", "post", "/api/v1/notifications/read-all/", None, MINE, None),
 ]
+
+INBOX_PAGES = [
+    ("inbox", "get", "/inbox/", None, (LOGIN, 200, 200, 200, 200), None),
+    ("read_all", "post", "/inbox/read-all/", lambda c: {}, (LOGIN, 302, 302, 302, 302), None),
+    (
+        "open_notification",
+        "post",
+        "/inbox/999999/open/",
+        lambda c: {},
+        (LOGIN, 404, 404, 404, 404),
+        None,
+    ),
+    ("inbox_choices", "post", "/inbox/choices/", lambda c: {}, (LOGIN, 302, 302, 302, 302), None),
+    # A subscription that names no push service is a 400 (the SSRF guard is tested apart).
+    ("push_subscribe", "post", "/inbox/push/", lambda c: {}, (LOGIN, 400, 400, 400, 400), None),
+    (
+        "push_unsubscribe",
+        "post",
+        "/inbox/push/remove/",
+        lambda c: {},
+        (LOGIN, 302, 302, 302, 302),
+        None,
+    ),
+]
+PAGES += INBOX_PAGES
 
 
 ROUTES = PAGES + API

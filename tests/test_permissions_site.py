@@ -7,6 +7,10 @@ from tests.permission_matrix import EVERYONE, LOGIN, call, check_status, expand
 ROUTES = [
     # The site's other pages.
     ("login", "get", "/accounts/login/", None, EVERYONE, None),
+    # The installable app's files (circolo/pwa.py).
+    ("manifest", "get", "/manifest.webmanifest", None, EVERYONE, None),
+    ("service-worker", "get", "/sw.js", None, EVERYONE, None),
+    ("offline", "get", "/offline/", None, EVERYONE, None),
     ("logout", "post", "/accounts/logout/", lambda c: {}, (302, 302, 302, 302, 302), None),
     (
         "password-change",

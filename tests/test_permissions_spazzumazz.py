@@ -184,6 +184,9 @@ PAGES = [
     ("player", "get", "/clubs/{slug}/players/{guest}/", None, EVERYONE, MEMBERS),
     ("nights", "get", "/clubs/{slug}/nights/", None, EVERYONE, MEMBERS),
     ("night", "get", "/clubs/{slug}/nights/2025-01-15/", None, EVERYONE, MEMBERS),
+    ("tonight", "get", "/clubs/{slug}/tonight/", None, EVERYONE, MEMBERS),
+    ("tonight-screen", "get", "/clubs/{slug}/tonight/?screen=1", None, EVERYONE, MEMBERS),
+    ("tonight-events", "get", "/clubs/{slug}/tonight/events/", None, EVERYONE, MEMBERS),
     # The e-mail preference is the signed-in user's own, on their profile.
     (
         "night-reports-preference",

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches.models import Hand, Outcome
+from matches.models import AuditEntry, Hand, Outcome
 from tests.singapore_helpers import CLOSING, SEVENTY, make_table
 
 pytestmark = pytest.mark.django_db
@@ -125,16 +125,88 @@ def test_a_rules_error_is_a_400_with_the_engines_code_message_and_where(scorer_a
     assert not Hand.objects.exists()
 
 
-def test_out_of_turn_is_a_409_unless_a_scorer_overrides(scorer_api, world):
-    table = open_table(
-        scorer_api, world, first_dealer=ids(world, "Anna")[0], first_opponent=ids(world, "Bruno")[0]
-    )
+def first_pair(world, dealer="Anna", opponent="Bruno"):
+    return {"first_dealer": ids(world, dealer)[0], "first_opponent": ids(world, opponent)[0]}
+
+
+def test_out_of_turn_is_a_409_naming_who_deals_unless_an_admin_overrides(api, scorer_api, world):
+    table = open_table(scorer_api, world, **first_pair(world))
     response = post_hand(scorer_api, table, hand_body(world, "Carla", "Dario"))
     assert response.status_code == 409
     assert "Anna (dealing) against Bruno" in response.data["detail"]
+    api.force_authenticate(world["admin"])
     body = hand_body(world, "Carla", "Dario", override="Anna è al telefono")
-    response = post_hand(scorer_api, table, body)
+    response = post_hand(api, table, body)
     assert response.status_code == 201 and response.data["out_of_turn"] is True
+
+
+def test_the_right_pair_with_the_challenger_dealing_is_a_409_naming_the_dealer(scorer_api, world):
+    table = open_table(scorer_api, world, **first_pair(world))
+    response = post_hand(scorer_api, table, hand_body(world, "Bruno", "Anna"))
+    assert response.status_code == 409
+    assert response.data["detail"] == (
+        "Out of turn: the winner stays and deals, so the next hand is Anna (dealing) against Bruno."
+    )
+    assert not Hand.objects.exists()
+    # After a hand, its winner deals the next one: the challenger may not.
+    won = post_hand(scorer_api, table, hand_body(world, "Anna", "Bruno", winner="opponent"))
+    assert won.status_code == 201
+    response = post_hand(scorer_api, table, hand_body(world, "Carla", "Bruno"))
+    assert (
+        response.status_code == 409 and "Bruno (dealing) against Carla" in response.data["detail"]
+    )
+    assert post_hand(scorer_api, table, hand_body(world, "Bruno", "Carla")).status_code == 201
+
+
+def test_the_409_names_the_dealer_in_italian(scorer_api, world):
+    table = open_table(scorer_api, world, **first_pair(world))
+    scorer_api.credentials(HTTP_ACCEPT_LANGUAGE="it")
+    response = post_hand(scorer_api, table, hand_body(world, "Bruno", "Anna"))
+    assert response.status_code == 409
+    assert response.data["detail"] == (
+        "Fuori turno: chi vince resta e dà le carte, quindi la prossima mano è di Anna (che dà "
+        "le carte) contro Bruno."
+    )
+
+
+def test_an_admins_override_lets_the_challenger_deal_audited_and_marked(api, world):
+    api.force_authenticate(world["admin"])
+    table = open_table(api, world, **first_pair(world))
+    body = hand_body(world, "Bruno", "Anna", override="Anna si è slogata il polso")
+    response = post_hand(api, table, body)
+    assert response.status_code == 201, response.data
+    assert response.data["out_of_turn"] is True
+    hand = Hand.objects.get()
+    assert hand.out_of_turn
+    entry = AuditEntry.objects.get(action="out_of_turn", object_id=hand.pk)
+    assert (entry.by, entry.note) == (world["admin"], "Anna si è slogata il polso")
+    assert entry.data["played"] == ids(world, "Bruno", "Anna")
+    assert entry.data["expected"] == ids(world, "Anna", "Bruno")
+    listed = api.get(f"/api/v1/table-sessions/{table['id']}/hands/").data
+    assert [h["out_of_turn"] for h in listed] == [True]
+
+
+@pytest.mark.parametrize("who", ["scorer", "player"])
+def test_an_override_from_anyone_but_an_admin_is_a_403(api, scorer_api, world, who):
+    table = open_table(scorer_api, world, **first_pair(world))
+    api.force_authenticate(world["scorer"] if who == "scorer" else world["users"]["Bruno"])
+    body = hand_body(world, "Bruno", "Anna", override="ci siamo accordati")
+    response = post_hand(api, table, body)
+    assert response.status_code == 403
+    assert "admin" in response.data["detail"]
+    # Even on a hand in turn: the field is an admin's.
+    response = post_hand(api, table, hand_body(world, "Anna", "Bruno", override="per sicurezza"))
+    assert response.status_code == 403
+    assert not Hand.objects.exists()
+
+
+def test_an_admins_preview_out_of_turn_says_so_and_saves_nothing(api, world):
+    api.force_authenticate(world["admin"])
+    table = open_table(api, world, **first_pair(world))
+    body = hand_body(world, "Bruno", "Anna", override="prova", preview=True)
+    response = post_hand(api, table, body)
+    assert response.status_code == 200 and response.data["out_of_turn"] is True
+    assert not Hand.objects.exists()
 
 
 def test_a_preview_answers_the_same_and_saves_nothing(scorer_api, world):

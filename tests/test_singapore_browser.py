@@ -130,3 +130,38 @@ def test_three_hands_at_a_table_of_four_on_a_phone(live_server, browser, make_us
     assert "Dario pays Carla 210 points" in plan
     assert "3 payments clear every balance of this table." in plan
     context.close()
+
+
+def test_the_challenger_dealing_is_refused_on_a_phone_in_italian_naming_who_deals(
+    live_server,
+    browser,  # noqa: F811
+    make_user,
+):
+    world = make_table(make_user, ("Anna", "Bruno", "Carla"))
+    session = open_table(world, ["Anna", "Bruno", "Carla"], first=("Anna", "Bruno"))
+    p = world["players"]
+    url = live_server.url
+    context = browser.new_context(locale="it-IT", viewport={"width": 390, "height": 844})
+    context.add_cookies([{"name": "django_language", "value": "it", "url": url}])
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    page.goto(f"{url}/accounts/login/")
+    page.fill("input[name=username]", "sam")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{url}/")
+    page.goto(f"{url}/clubs/{world['club'].slug}/tables/{session.pk}/hands/new/")
+    page.select_option("select[name=dealer]", str(p["Bruno"].pk))
+    page.select_option("select[name=opponent]", str(p["Anna"].pk))
+    page.fill("input[name=winner_cards]", " ".join(CLOSING))
+    page.fill("input[name=loser_cards]", " ".join(SEVENTY))
+    page.check("input[name=winner][value=dealer]")
+    covers(page, world, {"Anna": 1})
+    page.click("button[value=save]")
+    error = page.locator(".sg-pair-error")
+    assert "Fuori turno" in error.inner_text() and "Anna (che dà le carte)" in error.inner_text()
+    assert error.is_visible()
+    assert page.is_hidden("input[name=override]") or page.locator("[name=override]").count() == 0
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert not Hand.objects.exists()
+    context.close()

@@ -1,16 +1,19 @@
 """Bulk import of past hands: checked in bulk, grouped into tables, written in batches,
 resumable, with a report of the refused lines."""
 
+import csv
+import io
 import json
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.core.management import call_command
 
 from matches.models import AuditEntry, GameRecord, GameSeat, Hand, Outcome, TableSession
 from matches.singapore import posting
 from matches.singapore.importer import import_hands
 from rules.bots import singapore as bot
-from tests.singapore_helpers import make_table
+from tests.singapore_helpers import make_table, open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -23,9 +26,9 @@ def world(make_user):
 
 
 def bot_lines(n, *, seed=0, **meta):
+    """``n`` bot-dealt lines of one table, in turn (each winner stays and deals)."""
     lines = []
-    for i in range(n):
-        record = bot.random_record(seed + i, stake=True)
+    for record in bot.table_records(seed, n):
         record.update(meta)
         lines.append(json.dumps(record))
     return lines
@@ -172,8 +175,10 @@ def test_the_command_refuses_what_it_cannot_run(world, tmp_path):
 
 
 def test_checking_in_worker_processes_gives_the_same_verdicts(world):
-    lines = bot_lines(2100)
-    lines[1500] = lines[1500].replace('"winner": [', '"winner": ["AS", ', 1)
+    lines = bot_lines(2099)
+    # A line of another table (which keeps the rotation of the first whole), refused.
+    broken = bot_lines(1, seed=7, table="Tavolo 2")[0]
+    lines.insert(1500, broken.replace('"winner": [', '"winner": ["AS", ', 1))
     report = import_hands(club=world["club"], lines=lines, workers=2, batch=5000)
     assert report.imported == 2099
     assert [(r.line, r.errors[0]["code"]) for r in report.refused] == [(1501, "hand_size")]
@@ -214,3 +219,144 @@ def test_an_upload_through_the_api_answers_the_report(world, api):
         format="multipart",
     )
     assert bad.status_code == 400 and "players" in bad.data
+
+
+# --- The rotation ----------------------------------------------------------------------------
+
+
+def renamed(value, names: dict):
+    """``value`` (a record) with people renamed by ``names``, wherever they appear."""
+    if isinstance(value, dict):
+        return {names.get(k, k): renamed(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed(v, names) for v in value]
+    return names.get(value, value) if isinstance(value, str) else value
+
+
+def challenger_dealing(line: str) -> str:
+    """The same hand with its two players' roles swapped: the challenger deals."""
+    record = json.loads(line)
+    dealer, opponent = record["stake"]["dealer"], record["stake"]["opponent"]
+    return json.dumps(renamed(record, {dealer: opponent, opponent: dealer}))
+
+
+def two_hands_the_second_out_of_turn():
+    first, second = bot_lines(2, table="Tavolo 1", date="2026-01-16")
+    winner = json.loads(first)["stake"]["winner"]
+    return [first, challenger_dealing(second)], winner
+
+
+def test_a_line_with_the_challenger_dealing_is_refused_naming_who_deals(world):
+    lines, winner = two_hands_the_second_out_of_turn()
+    report = import_hands(club=world["club"], lines=lines, by=world["scorer"], workers=1)
+    assert report.imported == 1 and report.out_of_turn == []
+    [refusal] = report.refused
+    assert refusal.line == 2
+    assert refusal.errors == [
+        {
+            "code": "out_of_turn",
+            "message": f"Out of turn: {winner} won the table's previous hand, so {winner} "
+            "deals this one (the winner stays and deals).",
+            "at": "stake.dealer",
+        }
+    ]
+    assert not Hand.objects.filter(out_of_turn=True).exists()
+
+
+def test_an_admin_imports_lines_out_of_turn_with_the_flag_each_marked(world, client):
+    lines, _winner = two_hands_the_second_out_of_turn()
+    admin = world["admin"]
+    report = import_hands(
+        club=world["club"], lines=lines, by=admin, allow_out_of_turn=True, workers=1
+    )
+    assert (report.imported, report.refused, report.out_of_turn) == (2, [], [2])
+    first, second = Hand.objects.order_by("number")
+    assert (first.out_of_turn, second.out_of_turn) == (False, True)
+    entry = AuditEntry.objects.get(object_id=second.pk, action="import_out_of_turn")
+    assert entry.by == admin and entry.data["line"] == 2
+    assert entry.data["played"] == [second.dealer_id, second.opponent_id]
+    client.force_login(admin)
+    client.cookies["django_language"] = "en"
+    url = f"/clubs/{world['club'].slug}/tables/{second.session_id}"
+    rows = list(csv.reader(io.StringIO(client.get(f"{url}/sheet.csv").content.decode())))
+    assert [row[7] for row in rows[1:3]] == ["", "imported out of turn, allowed by ada"]
+    page = client.get(f"{url}/sheet/").content.decode()
+    assert "Hand 2: imported out of turn, allowed by ada" in page
+    history = client.get(f"{url}/hands/{second.pk}/").content.decode()
+    assert "ada imported the hand, allowing it out of turn." in history
+
+
+@pytest.mark.parametrize("who", ["scorer", "nobody"])
+def test_only_an_admin_may_import_lines_out_of_turn(world, who):
+    lines, _winner = two_hands_the_second_out_of_turn()
+    by = world["scorer"] if who == "scorer" else None
+    with pytest.raises(PermissionDenied):
+        import_hands(club=world["club"], lines=lines, by=by, allow_out_of_turn=True)
+    assert not Hand.objects.exists()
+
+
+def test_into_a_given_table_the_pair_is_checked_against_its_seats(world):
+    seats = list(NAMES[:4])
+    session = open_table(world, seats, first=(seats[0], seats[2]))
+    lines = [json.dumps(r) for r in bot.table_records(5, 2, seats=seats)]  # starts 0 v 1
+    report = import_hands(club=world["club"], lines=lines, session=session, workers=1)
+    assert report.refused[0].line == 1
+    assert report.refused[0].errors[0]["message"] == (
+        f"Out of turn: the next hand is {seats[0]} (dealing) against {seats[2]}."
+    )
+    again = open_table(world, seats, first=(seats[0], seats[1]))
+    lines = [json.dumps(r) for r in bot.table_records(6, 3, seats=seats)]
+    report = import_hands(club=world["club"], lines=lines, session=again, workers=1)
+    assert (report.imported, report.refused) == (3, [])
+
+
+def test_a_second_import_goes_on_from_the_tables_last_hand(world):
+    lines, winner = two_hands_the_second_out_of_turn()
+    import_hands(club=world["club"], lines=lines[:1], source="f.jsonl", workers=1)
+    report = import_hands(club=world["club"], lines=lines, source="f.jsonl", workers=1)
+    assert (report.skipped, report.imported, [r.line for r in report.refused]) == (1, 0, [2])
+    assert winner in report.refused[0].errors[0]["message"]
+
+
+def test_the_api_lets_lines_out_of_turn_in_for_an_admin_only(world, api):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    lines, _winner = two_hands_the_second_out_of_turn()
+    content = "\n".join(lines).encode()
+
+    def upload(**extra):
+        body = {"club": world["club"].slug, "file": SimpleUploadedFile("carta.jsonl", content)}
+        return api.post("/api/v1/table-sessions/import/", dict(body, **extra), format="multipart")
+
+    api.credentials(HTTP_ACCEPT_LANGUAGE="en")
+    api.force_authenticate(world["scorer"])
+    assert upload(allow_out_of_turn="true").status_code == 403
+    refused = upload()
+    assert refused.status_code == 200
+    assert [r["errors"][0]["code"] for r in refused.data["refused"]] == ["out_of_turn"]
+    api.force_authenticate(world["admin"])
+    allowed = upload(allow_out_of_turn="true")
+    assert allowed.status_code == 200, allowed.data
+    assert (allowed.data["imported"], allowed.data["out_of_turn"]) == (1, [2])
+    assert Hand.objects.get(number=2).out_of_turn
+
+
+def test_the_command_lets_lines_out_of_turn_in_with_an_admin(world, tmp_path, capsys):
+    from django.core.management.base import CommandError
+
+    lines, _winner = two_hands_the_second_out_of_turn()
+    source = tmp_path / "sera.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    args = [str(source), "--club", world["club"].slug, "--workers", "1", "--no-progress"]
+    with pytest.raises(CommandError, match="admin"):
+        call_command("import_hands", *args, "--allow-out-of-turn")
+    with pytest.raises(CommandError, match="admin"):
+        call_command("import_hands", *args, "--allow-out-of-turn", "--by", "sam")
+    call_command("import_hands", *args, "--allow-out-of-turn", "--by", "ada")
+    assert "2 imported, 0 imported before, 0 refused, 1 let in out of turn" in (
+        capsys.readouterr().out
+    )
+    assert list(Hand.objects.order_by("number").values_list("out_of_turn", flat=True)) == [
+        False,
+        True,
+    ]

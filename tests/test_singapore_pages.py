@@ -143,14 +143,75 @@ def test_three_copies_are_marked_on_every_copy(scorer, world):
     assert text.count('class="sg-chip bad" data-card="QH"') == 3
 
 
-def test_out_of_turn_from_the_form_is_refused_then_allowed_with_a_reason(scorer, world):
+@pytest.fixture
+def admin(client, world):
+    client.force_login(world["admin"])
+    return client
+
+
+def test_out_of_turn_from_the_form_is_refused_then_allowed_by_an_admin_with_a_reason(admin, world):
     session = open_table(world, ["Anna", "Bruno", "Carla"], first=("Anna", "Bruno"))
     url = f"{base(world, session)}/hands/new/"
-    refused = scorer.post(url, form_data(world, "Bruno", "Carla"))
+    refused = admin.post(url, form_data(world, "Bruno", "Carla"))
     assert refused.status_code == 409
     assert "Anna (dealing) against Bruno" in refused.content.decode()
-    allowed = scorer.post(url, form_data(world, "Bruno", "Carla", override="Anna al bar"))
+    allowed = admin.post(url, form_data(world, "Bruno", "Carla", override="Anna al bar"))
     assert allowed.status_code == 302 and Hand.objects.get().out_of_turn
+
+
+def test_the_challenger_dealing_is_a_form_error_by_the_dealer_naming_who_deals(scorer, world):
+    session = open_table(world, ["Anna", "Bruno", "Carla"], first=("Anna", "Bruno"))
+    response = scorer.post(f"{base(world, session)}/hands/new/", form_data(world, "Bruno", "Anna"))
+    assert response.status_code == 409
+    form = response.context["form"]
+    assert form.errors["dealer"] == [
+        "Out of turn: the winner stays and deals, so the next hand is Anna (dealing) against Bruno."
+    ]
+    text = response.content.decode()
+    assert "the next hand is Anna (dealing) against Bruno" in text
+    assert 'name="override"' not in text  # a scorer may not allow it
+    assert not Hand.objects.exists()
+
+
+def test_the_form_error_names_the_dealer_in_italian(scorer, world):
+    session = open_table(world, ["Anna", "Bruno", "Carla"], first=("Anna", "Bruno"))
+    response = scorer.post(
+        f"{base(world, session)}/hands/new/",
+        form_data(world, "Bruno", "Anna"),
+        HTTP_ACCEPT_LANGUAGE="it",
+    )
+    assert response.status_code == 409
+    [message] = response.context["form"].errors["dealer"]
+    assert message.startswith("Fuori turno") and "Anna" in message
+
+
+def test_only_an_admin_sees_the_override_and_a_forged_one_is_refused(scorer, admin, world):
+    session = open_table(world, ["Anna", "Bruno", "Carla"], first=("Anna", "Bruno"))
+    url = f"{base(world, session)}/hands/new/"
+    assert 'name="override"' in admin.get(url).content.decode()
+    scorer.force_login(world["scorer"])
+    assert 'name="override"' not in scorer.get(url).content.decode()
+    forged = scorer.post(url, form_data(world, "Bruno", "Anna", override="lo dico io"))
+    assert forged.status_code == 403 and not Hand.objects.exists()
+
+
+def test_a_hand_allowed_out_of_turn_is_marked_on_the_sheet_and_its_csv(admin, world):
+    session = open_table(world, ["Anna", "Bruno", "Carla"], first=("Anna", "Bruno"))
+    play(world, session, "Anna", "Bruno")
+    play(world, session, "Carla", "Anna", by=world["admin"], override="Anna al telefono")
+    text = admin.get(f"{base(world, session)}/sheet/").content.decode()
+    section = text.split('id="out-of-turn"', 1)[1].split("</section>", 1)[0]
+    assert "Hand 2: allowed out of turn by ada: Anna al telefono" in section
+    assert text.count('class="badge warn" href="#out-of-turn"') == 1
+    rows = list(
+        csv.reader(io.StringIO(admin.get(f"{base(world, session)}/sheet.csv").content.decode()))
+    )
+    assert rows[0][7] == "out of turn"
+    assert [row[7] for row in rows[1:3]] == ["", "allowed out of turn by ada: Anna al telefono"]
+    hand_page = admin.get(f"{base(world, session)}/hands/{Hand.objects.get(number=2).pk}/")
+    history = hand_page.content.decode()
+    assert "ada allowed the hand out of turn." in history and "Anna al telefono" in history
+    assert "Carla closed: simple, 70 points a quota." in history  # the result, beside it
 
 
 def test_a_scorer_corrects_and_voids_a_hand_and_the_sheet_keeps_the_history(scorer, world):
@@ -210,8 +271,9 @@ def test_the_sheet_as_csv(scorer, world):
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0][:7] == ["hand", "status", "dealer", "opponent", "winner", "closing", "points"]
     assert rows[1][:7] == ["1", "confirmed", "Anna", "Bruno", "Anna", "simple", "70"]
-    assert rows[1][7:] == ["70.00", "70.00", "-70.00", "-70.00"]
-    assert rows[-1][7:] == ["", "70.00", "", "-70.00"]
+    assert rows[0][7] == "out of turn" and rows[1][7] == ""  # in turn
+    assert rows[1][8:] == ["70.00", "70.00", "-70.00", "-70.00"]
+    assert rows[-1][8:] == ["", "70.00", "", "-70.00"]
 
 
 def _sheet_queries(client, world, session) -> int:

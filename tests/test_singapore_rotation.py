@@ -99,19 +99,36 @@ def test_a_hand_out_of_turn_is_a_conflict_naming_who_is_next(world):
     assert not Hand.objects.exists()
 
 
-def test_the_pair_is_in_turn_whoever_deals(world):
+def test_the_right_pair_with_the_challenger_dealing_is_out_of_turn(world):
     session = open_table(world, "ABCD", first="AB")
-    play(world, session, "B", "A", winner="B")
-    assert Hand.objects.get().out_of_turn is False
+    with pytest.raises(services.OutOfTurn) as refused:
+        play(world, session, "B", "A", winner="B")
+    assert "the winner stays and deals" in str(refused.value)
+    assert "A (dealing) against B" in str(refused.value)
+    assert refused.value.dealer == world["players"]["A"].pk
+    assert not Hand.objects.exists()
 
 
-def test_a_scorer_may_allow_a_hand_out_of_turn_and_it_is_logged(world):
+def test_after_a_hand_the_winner_deals_the_next_one(world):
     session = open_table(world, "ABCD", first="AB")
-    recorded = play(world, session, "C", "D", override="A e B sono usciti a fumare")
+    play(world, session, "A", "B", winner="B")
+    assert next_names(world, session) == ("B", "C")
+    with pytest.raises(services.OutOfTurn) as refused:
+        play(world, session, "C", "B")
+    assert "B (dealing) against C" in str(refused.value)
+    play(world, session, "B", "C")
+    assert Hand.objects.filter(out_of_turn=False).count() == 2
+
+
+def test_an_admin_may_allow_a_hand_out_of_turn_and_it_is_logged(world):
+    session = open_table(world, "ABCD", first="AB")
+    recorded = play(
+        world, session, "C", "D", by=world["admin"], override="A e B sono usciti a fumare"
+    )
     hand = recorded.hand
     assert hand.out_of_turn
     entry = AuditEntry.objects.get(action="out_of_turn", object_id=hand.pk)
-    assert entry.by == world["scorer"]
+    assert entry.by == world["admin"]
     assert entry.note == "A e B sono usciti a fumare"
     assert entry.data == {
         "expected": [world["players"]["A"].pk, world["players"]["B"].pk],
@@ -120,10 +137,29 @@ def test_a_scorer_may_allow_a_hand_out_of_turn_and_it_is_logged(world):
     assert next_names(world, session) == ("C", "A")  # the rotation goes on from that hand
 
 
-def test_a_player_may_not_allow_a_hand_out_of_turn(world):
+def test_an_admin_may_let_the_challenger_deal_with_a_reason(world):
     session = open_table(world, "ABCD", first="AB")
+    hand = play(world, session, "B", "A", by=world["admin"], override="A ha il polso rotto").hand
+    assert hand.out_of_turn
+    assert AuditEntry.objects.get(action="out_of_turn", object_id=hand.pk).note == (
+        "A ha il polso rotto"
+    )
+
+
+def test_an_override_on_a_hand_in_turn_marks_nothing(world):
+    session = open_table(world, "ABCD", first="AB")
+    hand = play(world, session, "A", "B", by=world["admin"], override="per sicurezza").hand
+    assert not hand.out_of_turn
+    assert not AuditEntry.objects.filter(action="out_of_turn").exists()
+
+
+@pytest.mark.parametrize("who", ["scorer", "player"])
+def test_only_an_admin_may_allow_a_hand_out_of_turn(world, who):
+    session = open_table(world, "ABCD", first="AB")
+    by = world["scorer"] if who == "scorer" else world["users"]["C"]
     with pytest.raises(PermissionDenied):
-        play(world, session, "C", "D", by=world["users"]["C"], override="we agreed")
+        play(world, session, "C", "D", by=by, override="we agreed")
+    assert not Hand.objects.exists()
 
 
 def test_a_voided_hand_no_longer_moves_the_rotation(world):

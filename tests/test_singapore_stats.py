@@ -196,6 +196,8 @@ def test_the_player_section_and_the_club_night(world, on_commit):
     assert {t.player.display_name: t.points for t in sheet.totals} == {"Anna": 280, "Bruno": -280}
     from django.template.loader import render_to_string
 
-    text = render_to_string(night.text_template, night.context)
+    text = render_to_string(night.text_template, {**night.context, "money": True})
     assert "Bruno: dare 280" in text and "Anna: avere 280" in text
+    hidden = render_to_string(night.text_template, {**night.context, "money": False})
+    assert "Anna, Bruno" in hidden and "280" not in hidden and "dare" not in hidden
     assert boards.club_night_section(world["club"], day=session.date.replace(year=2001)) is None

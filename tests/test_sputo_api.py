@@ -225,6 +225,7 @@ def test_a_correction_preview_changes_nothing_and_the_correction_flows_on(people
             "slot": "a",
             "before": m.player_a_id,
             "after": m.player_b_id,
+            "result": "",
             "round_label": "Final",
         }
     ]

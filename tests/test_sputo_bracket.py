@@ -127,21 +127,6 @@ def test_a_double_forfeit_gives_the_next_opponent_a_walkover():
     assert (final.a, final.b, final.winner, final.result) == (None, 2, 2, bracket.NO_OPPONENT)
 
 
-def test_a_played_match_with_a_player_who_no_longer_belongs_there_is_flagged():
-    drawn = draw(4)
-    slots = [
-        Slot(id=i, kind=d.kind, round=d.round, position=d.position, a=d.seed_a, b=d.seed_b)
-        for i, d in enumerate(drawn)
-    ]
-    slots[0] = Slot(**{**slots[0].__dict__, "winner": 4, "result": "played"})  # 1 v 4
-    slots[1] = Slot(**{**slots[1].__dict__, "winner": 2, "result": "played"})  # 2 v 3
-    slots[2] = Slot(**{**slots[2].__dict__, "a": 1, "b": 2, "winner": 1, "result": "played"})
-    settled = settle(slots, rounds=2)
-    assert settled.slots[(MAIN, 2, 0)].needs_resolution
-    assert [c.what for c in settled.changes] == ["flag"]
-    assert bracket.standings(list(settled.slots.values()), rounds=2)[0] == (1, 1, 2)
-
-
 def test_standings_put_the_final_then_the_third_place_match_then_the_round_reached():
     slots, rounds = play_out(8)
     places = bracket.standings(slots, rounds=rounds)

@@ -92,3 +92,50 @@ def test_an_admin_draws_eleven_players_and_two_phones_report_and_confirm(
     ).get_attribute("class")
     for context in (admin_context, winner_context, loser_context):
         context.close()
+
+
+def test_an_admin_corrects_round_one_on_a_phone_in_italian_and_awards_the_quarter_final(
+    live_server,
+    browser,  # noqa: F811
+    make_user,
+):
+    from matches.results import steps
+    from tests.sputo_world import drawn, inconsistencies, match_at, win
+
+    admin = make_user("ada")
+    club = club_services.create_club(name="Circolo Sputo", founder=admin, city="Bari")
+    players = make_members(club, 8)
+    tournament = drawn(club, admin, players, third_place=True)
+    for round_ in (1, 2):
+        for m in tournament.matches.filter(round=round_).select_related("player_a", "player_b"):
+            if m.player_a_id and m.player_b_id:
+                steps.report_outcome(subject=m, payload=win(m, m.player_a), by=admin)
+    first, semi = match_at(tournament, 1, 0), match_at(tournament, 2, 0)
+    url = live_server.url
+    context = browser.new_context(locale="it-IT", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    log_in(page, url, "ada")
+    page.goto(f"{url}{first.get_absolute_url()}")
+    page.locator("details.card > summary").last.click()
+    page.locator(f"input[name='correct-winner_1'][value='{first.player_b_id}']").check(force=True)
+    page.fill("input[name='correct-cards_1']", "4")
+    page.fill("#correct-reason", "Errore di trascrizione")
+    page.click("#correct-form button[type=submit]")
+    preview = page.locator("#correction-preview")
+    preview.wait_for()
+    for label in ("Semifinali", "Finale", "Terzo posto"):
+        assert preview.locator("h4", has_text=label).count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # The semi-final seed 1 won is set aside; the admin awards it to seed 8 and looks again.
+    page.select_option(f"#award-{semi.pk}", str(players[7].pk))
+    page.click("#correction-preview button[form=correct-form]")
+    page.locator(f"#preview-{semi.pk}", has_text="assegnata a p08").wait_for()
+    assert match_at(tournament, 2, 0).winner == players[0]  # nothing applied yet
+    page.click("#apply-correction")
+    page.wait_for_selector(".message")
+    semi = match_at(tournament, 2, 0)
+    assert (semi.player_a, semi.winner, semi.result) == (players[7], players[7], "awarded")
+    assert match_at(tournament, 3, 0).player_a == players[7]
+    assert inconsistencies(tournament) == []
+    context.close()

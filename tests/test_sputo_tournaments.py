@@ -13,7 +13,15 @@ from matches.results import steps
 from matches.sputo import services
 from matches.sputo.models import TournamentStatus
 from rules.bots import sputo as bot
-from tests.sputo_world import drawn, make_guests, make_members, match_at, new_tournament, win
+from tests.sputo_world import (
+    correct_and_compare,
+    drawn,
+    make_guests,
+    make_members,
+    match_at,
+    new_tournament,
+    win,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -334,54 +342,9 @@ def test_the_tournament_finishes_with_standings(people, club):
 # --- Corrections ------------------------------------------------------------------------------
 
 
-def snapshot(tournament):
-    return {
-        m.pk: {
-            "a": m.player_a_id,
-            "b": m.player_b_id,
-            "winner": m.winner_id,
-            "result": m.result,
-            "needs_resolution": m.needs_resolution,
-        }
-        for m in TournamentMatch.objects.filter(tournament=tournament)
-    }
-
-
-def diff(before, after):
-    """The changes between two snapshots, as the preview names them."""
-    changed = set()
-    for pk, old in before.items():
-        new = after[pk]
-        for slot in ("a", "b"):
-            if old[slot] != new[slot]:
-                changed.add((pk, "seat", slot, old[slot], new[slot]))
-        if old["needs_resolution"] != new["needs_resolution"]:
-            what = "flag" if new["needs_resolution"] else "unflag"
-            changed.add((pk, what, "", old["needs_resolution"], new["needs_resolution"]))
-        if (old["winner"], old["result"]) != (new["winner"], new["result"]):
-            changed.add((pk, "result", "", old["winner"], new["winner"]))
-    return changed
-
-
-def previewed(preview):
-    changes = {
-        (c["match"], c["what"], c["slot"], c["before"], c["after"]) for c in preview["changes"]
-    }
-    changes = {
-        (pk, "result" if what in ("decide", "undecide") else what, slot, b, a)
-        for pk, what, slot, b, a in changes
-    }
-    result = preview["result"]
-    changes.add(
-        (preview["match"], "result", "", result["before"]["winner"], result["after"]["winner"])
-    )
-    return changes
-
-
 def test_a_correction_preview_lists_exactly_what_the_apply_changes(people, club, eight):
     admin = people["admin"]
     tournament = drawn(club, admin, eight, third_place=True)
-    q0, q1 = match_at(tournament, 1, 0), match_at(tournament, 1, 1)
     for m in (match_at(tournament, 1, p) for p in range(4)):
         steps.report_outcome(subject=m, payload=win(m, m.player_a), by=admin)
     semi = match_at(tournament, 2, 0)  # seed 1 v seed 4, played
@@ -392,18 +355,14 @@ def test_a_correction_preview_lists_exactly_what_the_apply_changes(people, club,
     final = match_at(tournament, 3, 0)
     assert final.player_a == eight[0] and final.player_b is None
 
-    # Seed 8 really beat seed 1: the semi-final was played by the wrong player.
-    payload = win(q0, q0.player_b, 5)
-    before = snapshot(tournament)
-    preview = steps.preview_correct_outcome(subject=q0, by=admin, payload=payload)
-    assert snapshot(tournament) == before  # the preview wrote nothing
-    steps.correct_outcome(subject=q0, by=admin, payload=payload, reason="Ha vinto l'8")
-    after = snapshot(tournament)
-    assert diff(before, after) == previewed(preview)
-    assert after[semi.pk]["needs_resolution"] and after[semi.pk]["a"] == eight[0].pk
-    # Until an admin resolves the semi-final, its result stands, and so does what follows.
-    assert after[final.pk]["a"] == eight[0].pk
-    del q1
+    # Seed 8 really beat seed 1: the semi-final was played by the wrong player; it is set
+    # aside, back to be played, and seed 1 leaves the final.
+    q0 = match_at(tournament, 1, 0)
+    preview = correct_and_compare(q0, admin, win(q0, q0.player_b, 5))
+    assert preview["set_aside"] == [semi.pk]
+    semi = match_at(tournament, 2, 0)
+    assert (semi.player_a, semi.result, semi.needs_resolution) == (eight[7], "", False)
+    assert match_at(tournament, 3, 0).player_a is None
 
 
 def test_a_correction_reseats_later_matches_not_yet_played(people, club, eight):
@@ -413,16 +372,14 @@ def test_a_correction_reseats_later_matches_not_yet_played(people, club, eight):
     steps.report_outcome(subject=q0, payload=win(q0, q0.player_a), by=admin)
     semi = match_at(tournament, 2, 0)
     assert semi.player_a == eight[0]
-    before = snapshot(tournament)
-    preview = steps.preview_correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b))
-    steps.correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b), reason="Errore")
-    assert diff(before, snapshot(tournament)) == previewed(preview)
+    preview = correct_and_compare(q0, admin, win(q0, q0.player_b))
+    assert preview["set_aside"] == []
     assert match_at(tournament, 2, 0).player_a == eight[7]
     trail = list(AuditEntry.objects.filter(object_id=q0.pk).values_list("action", flat=True))
     assert "correct" in trail and "bracket" in trail
 
 
-def test_a_flagged_match_must_be_resolved_before_the_tournament_can_finish(people, club):
+def test_a_correction_of_a_finished_tournament_resets_the_final_to_be_played_again(people, club):
     admin = people["admin"]
     four = make_members(club, 4)
     tournament = drawn(club, admin, four, third_place=False)
@@ -430,37 +387,50 @@ def test_a_flagged_match_must_be_resolved_before_the_tournament_can_finish(peopl
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
     q0 = match_at(tournament, 1, 0)  # 1 v 4; 1 went on and won the final
-    preview = steps.preview_correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b))
+    preview = correct_and_compare(q0, admin, win(q0, q0.player_b))
     assert preview["status"] == {"before": "finished", "after": "running"}
-    steps.correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b), reason="Errore")
     tournament.refresh_from_db()
     final = match_at(tournament, 2, 0)
-    assert tournament.status == TournamentStatus.RUNNING and final.needs_resolution
-    with pytest.raises(Conflict):
-        steps.report_outcome(subject=final, payload=win(final, final.player_a), by=admin)
-    services.resolve_match(match=final, by=admin, action="replay", reason="Si rigioca")
-    final = match_at(tournament, 2, 0)
+    assert tournament.status == TournamentStatus.RUNNING
     assert (final.player_a, final.player_b, final.result) == (four[3], four[1], "")
     steps.report_outcome(subject=final, payload=win(final, final.player_b), by=admin)
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
 
 
-def test_an_admin_may_award_a_flagged_match_instead(people, club):
+def test_an_admin_may_award_the_reset_final_in_the_same_step(people, club):
     admin = people["admin"]
     four = make_members(club, 4)
     tournament = drawn(club, admin, four, third_place=False)
     play_all(tournament, admin)
-    q0 = match_at(tournament, 1, 0)
-    steps.correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b), reason="Errore")
-    final = match_at(tournament, 2, 0)
+    q0, final = match_at(tournament, 1, 0), match_at(tournament, 2, 0)
+    wrong = {**win(q0, q0.player_b), "awards": [{"match": final.pk, "winner": four[0].pk}]}
     with pytest.raises(ValidationError):
-        services.resolve_match(match=final, by=admin, action="award", winner=four[0].pk)
-    services.resolve_match(match=final, by=admin, action="award", winner=four[3].pk)
+        steps.correct_outcome(subject=q0, by=admin, payload=wrong, reason="Errore")
+    right = {**win(q0, q0.player_b), "awards": [{"match": final.pk, "winner": four[3].pk}]}
+    with pytest.raises(PermissionDenied):  # an award is an admin's
+        steps.correct_outcome(subject=q0, by=people["scorer"], payload=right, reason="Errore")
+    correct_and_compare(q0, admin, right)
     final = match_at(tournament, 2, 0)
     assert (final.player_a, final.winner, final.result) == (four[3], four[3], "awarded")
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
+
+
+def test_a_flagged_match_left_from_before_is_still_resolved_by_an_admin(people, club):
+    admin = people["admin"]
+    four = make_members(club, 4)
+    tournament = drawn(club, admin, four, third_place=False)
+    play_all(tournament, admin)
+    final = match_at(tournament, 2, 0)
+    q0 = match_at(tournament, 1, 0)
+    # As a correction left it before corrections flowed through the bracket.
+    TournamentMatch.objects.filter(pk=q0.pk).update(winner=q0.player_b)
+    TournamentMatch.objects.filter(pk=final.pk).update(needs_resolution=True)
+    services.resolve_match(match=final, by=admin, action="award", winner=four[3].pk)
+    final = match_at(tournament, 2, 0)
+    assert (final.player_a, final.winner, final.result) == (four[3], four[3], "awarded")
+    assert not final.needs_resolution
 
 
 def test_a_correction_sets_aside_a_report_waiting_on_a_reseated_match(people, club, eight):
@@ -473,9 +443,8 @@ def test_a_correction_sets_aside_a_report_waiting_on_a_reseated_match(people, cl
     waiting = steps.report_outcome(
         subject=semi, payload=win(semi, semi.player_a), by=user_of(semi.player_a)
     )
-    preview = steps.preview_correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b))
-    assert preview["set_aside"] == [semi.pk]
-    steps.correct_outcome(subject=q0, by=admin, payload=win(q0, q0.player_b), reason="Errore")
+    preview = correct_and_compare(q0, admin, win(q0, q0.player_b))
+    assert preview["reports_set_aside"] == [semi.pk] and preview["set_aside"] == []
     waiting.refresh_from_db()
     assert waiting.status == "rejected"
     assert match_at(tournament, 2, 0).player_a == eight[7]

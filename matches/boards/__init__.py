@@ -23,7 +23,9 @@ no section. The three signatures are stable:
     history (paginated: ``page`` is the history's page, asked for by a link
     ``?game=<game>&page=<n>`` which shows that game's section alone), statistics and charts
     of one player. ``PlayerSection.template`` is rendered with its ``context`` plus
-    ``section``, ``club``, ``player`` and ``season``. Charts: ``matches.boards.charts.line_chart``,
+    ``section``, ``club``, ``player``, ``season`` and ``money``: whether the reader sees
+    this player's money (``ClubAccess.sees_money``); without it the template shows no money
+    figure and no running balance. Charts: ``matches.boards.charts.line_chart``,
     drawn by including ``matches/chart.html`` with ``chart=...``.
 
 ``CLUB_NIGHT_SECTIONS = ["dotted.path.to.club_night_section", ...]``
@@ -32,7 +34,11 @@ no section. The three signatures are stable:
     standings), for the end-of-evening page and e-mail. A night runs from 06:00 of ``day``
     to 06:00 the next morning: :func:`night_bounds` gives the times. ``template`` (HTML, in
     the page and the HTML e-mail) and ``text_template`` (the e-mail's text part) are
-    rendered with ``context`` plus ``section``, ``club`` and ``day``.
+    rendered with ``context`` plus ``section``, ``club``, ``day`` and ``money`` (whether
+    the reader sees the club's money: else no money and no balances).
+
+Money on a leaderboard is its ``kind="money"`` columns: :func:`without_money` takes them
+away for a reader who may not see it (the page and the API alike).
 
 And two duties of every game's tasks, for the pages' cache and rebuilds:
 
@@ -49,7 +55,7 @@ out, the night's bounds, :func:`bump` / :func:`version`, ``STATS_REBUILDERS``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from datetime import time as time_of_day
 from decimal import Decimal
@@ -119,6 +125,26 @@ class ReportSection:
     template: str  # HTML, included in the page and the HTML e-mail
     text_template: str  # plain text, for the e-mail's text part
     context: dict = field(default_factory=dict)
+
+
+def without_money(board: Leaderboard) -> Leaderboard:
+    """The board as someone who may not see the club's money sees it
+    (``ClubAccess.sees_money``): its money columns gone, from the rows too, so that no
+    figure, nor an order sorted by one, is left of them."""
+    money = {column.key for column in board.columns if column.kind == "money"}
+    if not money:
+        return board
+    columns = [column for column in board.columns if column.key not in money]
+    default_sort = board.default_sort
+    if default_sort in money:
+        default_sort = next((c.key for c in columns if c.sortable), "")
+    return replace(
+        board,
+        columns=columns,
+        rows=[{k: v for k, v in row.items() if k not in money} for row in board.rows],
+        default_sort=default_sort,
+        unit="",
+    )
 
 
 def _load(paths):

@@ -4,6 +4,7 @@ history, and a player's head to head (``/api/v1/clubs/{slug}/leaderboards/{game}
 
 Read by whoever may see the club (public clubs: everyone; private ones: their members),
 through the same access check as the pages; the same providers as the leaderboard page.
+Money columns only for those who see the club's money (``ClubAccess.sees_money``).
 """
 
 from __future__ import annotations
@@ -91,12 +92,15 @@ class LeaderboardView(APIView):
 
     def get(self, request, slug):
         game = self.game
-        club = access_club(request.user, slug).club
+        access = access_club(request.user, slug)
+        club = access.club
         provider = boards.leaderboard_providers().get(game)
         season = season_param(request, club)
         min_games = min_games_param(request)
         # A game whose feature has no provider (yet) has an empty board, as one without data.
         board = provider(club, season=season, min_games=min_games) if provider else None
+        if board is not None and not access.sees_money():  # its money columns gone
+            board = boards.without_money(board)
         ordering = request.query_params.get("ordering") or ""
         key = ordering.removeprefix("-") or None
         if key is not None and key not in {c.key for c in boards.leaderboard_columns(game)}:

@@ -11,12 +11,34 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from clubs.access import ClubAccess
 from clubs.mail import render_subject
 from clubs.models import Club
 from matches import boards
 from matches.boards.models import NightReport
 from matches.boards.views import night_sections, render_section
 from matches.results.models import GameRecord
+
+
+def _night_message(club, night: date, sections, *, money: bool) -> tuple[str, str, str]:
+    """The report's subject, text and HTML, with the night's money or without it."""
+    context = {
+        "club": club,
+        "day": night,
+        "link": settings.SITE_URL.rstrip("/")
+        + reverse("boards:night", args=[club.slug, night.isoformat()]),
+        "preferences": settings.SITE_URL.rstrip("/") + reverse("clubs:profile"),
+        "html_sections": [
+            (s, render_section(s, club=club, day=night, money=money)) for s in sections
+        ],
+        "text_sections": [
+            (s, render_section(s, text=True, club=club, day=night, money=money)) for s in sections
+        ],
+    }
+    subject = render_subject("matches/night_email_subject.txt", context)
+    text = render_to_string("matches/night_email.txt", context)
+    html = render_to_string("matches/night_email.html", context)
+    return subject, text, html
 
 
 @shared_task(
@@ -39,11 +61,13 @@ def send_night_report(club_id: int, day: str) -> str:
         report = NightReport.objects.select_for_update().get(club=club, day=night)
         if report.sent_at is not None:
             return "already sent"
+        # Each member's address, and whether they see the club's money (the report's
+        # figures): one version of the message for those who do, one for those who do not.
         recipients = sorted(
-            email
-            for email in club.memberships.filter(
+            (email, ClubAccess(club=club, role=role).sees_money())
+            for email, role in club.memberships.filter(
                 night_report=True, user__is_active=True
-            ).values_list("user__email", flat=True)
+            ).values_list("user__email", "role")
             if email
         )
         with translation.override(club.language):
@@ -52,21 +76,12 @@ def send_night_report(club_id: int, day: str) -> str:
                 report.sent_at, report.recipients = timezone.now(), 0
                 report.save(update_fields=["sent_at", "recipients"])
                 return "nothing to send"
-            context = {
-                "club": club,
-                "day": night,
-                "link": settings.SITE_URL.rstrip("/")
-                + reverse("boards:night", args=[club.slug, night.isoformat()]),
-                "preferences": settings.SITE_URL.rstrip("/") + reverse("clubs:profile"),
-                "html_sections": [(s, render_section(s, club=club, day=night)) for s in sections],
-                "text_sections": [
-                    (s, render_section(s, text=True, club=club, day=night)) for s in sections
-                ],
+            messages = {
+                money: _night_message(club, night, sections, money=money)
+                for money in {money for _email, money in recipients}
             }
-            subject = render_subject("matches/night_email_subject.txt", context)
-            text = render_to_string("matches/night_email.txt", context)
-            html = render_to_string("matches/night_email.html", context)
-        for email in recipients:  # one message each: nobody sees the others' addresses
+        for email, money in recipients:  # one message each: nobody sees the others' addresses
+            subject, text, html = messages[money]
             message = EmailMultiAlternatives(subject, text, None, [email])
             message.attach_alternative(html, "text/html")
             message.send()

@@ -4,7 +4,9 @@ providers; a game without a provider, or without data, shows no section.
 
 The leaderboards and the player page are cached per club (the key holds the club's board
 version, bumped by the games' tasks when a result changes their rows); what is cached is
-the games' sections, never anything of the person looking.
+the games' sections, never anything of the person looking but whether they see money
+(``ClubAccess.sees_money``): the sections with money and without are two entries, and the
+ones without are all the public ever gets.
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ def leaderboards(request, access):
     sort = request.GET.get("sort", "")  # "<game>.<column>"
     descending = request.GET.get("dir") != "asc"
     everyone = request.GET.get("all", "")[:20]  # the game whose every row is shown
+    money = access.sees_money()
     key = ":".join(
         str(part)
         for part in (
@@ -86,6 +89,7 @@ def leaderboards(request, access):
             sort[:60],
             descending,
             everyone,
+            "money" if money else "no-money",
         )
     )
 
@@ -95,6 +99,8 @@ def leaderboards(request, access):
             board = provider(club, season=season, min_games=min_games)
             if board is None:
                 continue
+            if not money:
+                board = boards.without_money(board)
             sorted_game, _dot, column = sort.partition(".")
             mine = sorted_game == game
             key = column if mine else None
@@ -151,6 +157,7 @@ def player_page(request, access, player_id: int):
     season, seasons = _season(request, club)
     only = request.GET.get("game", "")
     page = _int(request, "page", 1)
+    money = access.sees_money(player)
     key = ":".join(
         str(part)
         for part in (
@@ -162,6 +169,7 @@ def player_page(request, access, player_id: int):
             season.pk if season else "all",
             only[:20],
             page,
+            "money" if money else "no-money",
         )
     )
 
@@ -180,6 +188,7 @@ def player_page(request, access, player_id: int):
                         "club": club,
                         "player": player,
                         "season": season,
+                        "money": money,
                     },
                 )
             )
@@ -222,10 +231,13 @@ def night_sections(club, day: date) -> list:
     ]
 
 
-def render_section(section, *, text: bool = False, **context) -> str:
-    """A report section's HTML (or its plain text, for the e-mail)."""
+def render_section(section, *, text: bool = False, money: bool, **context) -> str:
+    """A report section's HTML (or its plain text, for the e-mail); ``money``: whether the
+    reader sees the club's money (``ClubAccess.sees_money``), for the section to show it."""
     template = section.text_template if text else section.template
-    return render_to_string(template, {**section.context, "section": section, **context})
+    return render_to_string(
+        template, {**section.context, "section": section, "money": money, **context}
+    )
 
 
 @club_page()
@@ -255,8 +267,9 @@ def night(request, access, day: str):
         raise Http404(_("No such club night.")) from error
     if not FIRST_NIGHT <= when <= LAST_NIGHT:  # its hours would not fit the calendar
         raise Http404(_("No such club night."))
+    money = access.sees_money()
     sections = [
-        (section, render_section(section, club=club, day=when))
+        (section, render_section(section, club=club, day=when, money=money))
         for section in night_sections(club, when)
     ]
     return render(

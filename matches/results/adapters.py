@@ -173,6 +173,20 @@ class GameAdapter:
     def who(self, step: str) -> Who:
         return self.roles[step]
 
+    #: The inbox kinds the game's own :meth:`waiting` opens (``clubs.inbox.models.Kind``).
+    inbox_kinds: ClassVar[frozenset[str]] = frozenset()
+
+    def waiting(self, subject: OutcomeSubject) -> list:
+        """What the game itself leaves waiting for people on ``subject`` beyond the cycle's
+        confirmations and disputes (``clubs.inbox.services.Waiting`` rows of
+        :attr:`inbox_kinds`): Sputo's ready matches. Called after commit, in a task."""
+        return []
+
+    def inbox_subjects(self, subject: OutcomeSubject) -> list[OutcomeSubject]:
+        """The subjects whose inbox a step on ``subject`` may change (a Sputo result moves a
+        winner into the next match): ``subject`` alone unless the game says more."""
+        return [subject]
+
     def load(self, subject: OutcomeSubject) -> OutcomeSubject:
         """The subject again, with what the steps read of it."""
         return self.model._default_manager.select_related(*self.related).get(pk=subject.pk)

@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy
 from circolo.errors import Conflict
 from clubs.access import ClubAccess
 from matches.results.adapters import Actor, CheckedOutcome, actor, adapter_for
+from matches.results.inbox import after_step
 from matches.results.models import OPEN, AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.results.records import write_game_record
 
@@ -63,6 +64,10 @@ def require(step: str, who: Actor, subject: OutcomeSubject, *, reported_by=None)
 def _audit(
     subject, outcome, *, action: str, by, from_status: str, to_status: str, note="", data=None
 ):
+    # After the commit: the tonight screen and the inboxes show every step.
+    after_step.delay_on_commit(
+        club_id=subject.club_id, model=subject._meta.label_lower, object_id=subject.pk
+    )
     return AuditEntry.objects.create(
         club_id=subject.club_id,
         content_type=ContentType.objects.get_for_model(subject),
@@ -77,7 +82,9 @@ def _audit(
     )
 
 
-def _move(subject, outcome: Outcome, to: str, *, action: str, by, why: str = "", **fields):
+def _move(
+    subject, outcome: Outcome, to: str, *, action: str, by, why: str = "", data=None, **fields
+):
     """Move ``outcome`` to the state ``to`` (setting ``fields`` with it) and write the step,
     from which state to which, to the audit; ``why`` is the step's note."""
     from_status, outcome.status = outcome.status, to
@@ -85,7 +92,14 @@ def _move(subject, outcome: Outcome, to: str, *, action: str, by, why: str = "",
         setattr(outcome, name, value)
     outcome.save(update_fields=["status", *fields])
     return _audit(
-        subject, outcome, action=action, by=by, from_status=from_status, to_status=to, note=why
+        subject,
+        outcome,
+        action=action,
+        by=by,
+        from_status=from_status,
+        to_status=to,
+        note=why,
+        data=data,
     )
 
 
@@ -390,6 +404,51 @@ def void_outcome(*, subject: OutcomeSubject, by, reason: str, step: str = "void"
     )
     _move(subject, outcome, OutcomeStatus.VOIDED, action="void", by=by, why=reason, note=reason)
     adapter.voided(subject, outcome, by=by)
+    return outcome
+
+
+def set_aside(
+    subject: OutcomeSubject,
+    *,
+    by,
+    note: str,
+    data: dict | None = None,
+    award: CheckedOutcome | None = None,
+    at=None,
+) -> Outcome | None:
+    """A step on another subject took the ground from under this one's result (a game's
+    cascade, such as a correction flowing through a bracket): called by the game applying
+    its own plan, inside that step's transaction and under its lock, so the game's adapter
+    is not told again. The result in force stops counting (``voided``, kept in the history)
+    and a report waiting is ``rejected``; with ``award``, the admin's result of that same
+    step comes into force instead (the old one ``superseded`` by it). Each move is written
+    to the audit with ``note`` (the step's reason) and ``data`` (what caused it)."""
+    current = list(
+        subject.outcomes.select_for_update().filter(status__in=[OutcomeStatus.CONFIRMED, *OPEN])
+    )
+    in_force = next((o for o in current if o.status == OutcomeStatus.CONFIRMED), None)
+    for outcome in current:
+        if outcome.status in OPEN:
+            to, action = OutcomeStatus.REJECTED, "set_aside"
+        else:
+            to = OutcomeStatus.SUPERSEDED if award is not None else OutcomeStatus.VOIDED
+            action = "set_aside_result"
+        _move(subject, outcome, to, action=action, by=by, why=note, data=data)
+    if award is None:
+        return None
+    outcome = _store(
+        subject, award, by=by, status=OutcomeStatus.CONFIRMED, at=at, supersedes=in_force, note=note
+    )
+    _audit(
+        subject,
+        outcome,
+        action="award",
+        by=by,
+        from_status="",
+        to_status=outcome.status,
+        note=note,
+        data=data,
+    )
     return outcome
 
 

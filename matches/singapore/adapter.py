@@ -33,6 +33,7 @@ class SingaporeAdapter(GameAdapter):
     related = ("club", "season", "session__club", "session__house_rules", "dealer", "opponent")
     audit_sentences = {
         "out_of_turn": gettext_lazy("%(who)s allowed the hand out of turn."),
+        "import_out_of_turn": gettext_lazy("%(who)s imported the hand, allowing it out of turn."),
         "import": gettext_lazy("The hand was imported."),
     }
 

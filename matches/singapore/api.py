@@ -26,6 +26,7 @@ from rest_framework.response import Response
 
 from circolo.errors import not_found
 from circolo.strict import IdFilter, json_parsers, parsers_of
+from clubs.access import access_club
 from clubs.api import ClubAccessMixin
 from clubs.models import Player, Role
 from matches.results.api import result_steps
@@ -104,7 +105,9 @@ class TableSessionViewSet(
     mixins.CreateModelMixin,
     viewsets.GenericViewSet,
 ):
-    """Singapore tables of your clubs (members see them), their seats and their hands."""
+    """Singapore tables of your clubs (members see them), their seats and their hands. A
+    transfer's ``amount`` is null for a reader who may not see the club's money (a club that
+    hides it from its members: all but its admins), as in a session of points only."""
 
     model = TableSession
     create_role = Role.SCORER
@@ -215,7 +218,9 @@ class TableSessionViewSet(
         with their stakes, checked by the rules engine; the refused lines come back with
         their errors. At most 20,000 lines and 5 MB an upload (``SINGAPORE_IMPORT_MAX_MB``;
         ``manage.py import_hands`` for more);
-        the same file again imports nothing twice. A multipart body: ``players`` is a part
+        the same file again imports nothing twice. Lines out of the rotation's turn are
+        refused (naming who deals) unless an admin sends ``allow_out_of_turn``: then they go
+        in, marked, listed in ``out_of_turn``. A multipart body: ``players`` is a part
         holding JSON."""
         data = HandImportSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
@@ -254,6 +259,7 @@ class TableSessionViewSet(
             create_guests=fields["create_guests"],
             source=(fields["file"].name or "upload")[:200],
             workers=1,
+            allow_out_of_turn=fields["allow_out_of_turn"],
         )
         return Response(report.as_dict())
 
@@ -313,8 +319,12 @@ class TableSessionViewSet(
         hand.session = session
         return hand
 
+    def _sees_money(self, session) -> bool:
+        return access_club(self.request.user, session.club).sees_money()
+
     def _hand_response(self, session, hand, code=status.HTTP_200_OK):
-        return Response(hand_data(self._hand(session, hand.pk)), status=code)
+        hand = self._hand(session, hand.pk)
+        return Response(hand_data(hand, money=self._sees_money(session)), status=code)
 
     @extend_schema(
         methods=["GET"],
@@ -346,14 +356,16 @@ class TableSessionViewSet(
     def hands(self, request, pk=None):
         """GET: the table's hands in order. POST: record a hand (scorers and admins, in force
         at once; one of the two players, for the other to confirm). A hand the rules refuse
-        is a 400 with the engine's ``code``, ``message`` and ``at``; out of turn is a 409
-        unless a scorer or an admin gives ``override``, a reason; ``preview`` saves nothing."""
+        is a 400 with the engine's ``code``, ``message`` and ``at``; out of turn (the pair,
+        or who deals: the winner stays and deals) is a 409 naming who deals, unless an admin
+        gives ``override``, a reason (403 from anyone else); ``preview`` saves nothing."""
         session = self.get_object()
         if request.method == "GET":
             hands = list(self._hands(session))
             for hand in hands:
                 hand.session = session
-            return Response([hand_data(hand) for hand in hands])
+            money = self._sees_money(session)
+            return Response([hand_data(hand, money=money) for hand in hands])
         body = HandCreateSerializer(data=request.data, context={"request": request})
         body.is_valid(raise_exception=True)
         fields = body.validated_data
@@ -375,7 +387,8 @@ class TableSessionViewSet(
             key=request.headers.get("Idempotency-Key", ""),
         )
         if recorded.hand is None:
-            return Response(preview_data(session, dealer, opponent, fields, recorded))
+            money = self._sees_money(session)
+            return Response(preview_data(session, dealer, opponent, fields, recorded, money=money))
         code = status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED
         return self._hand_response(session, recorded.hand, code)
 
@@ -384,7 +397,8 @@ class TableSessionViewSet(
     def hand(self, request, pk=None, hand_id=None):
         """One hand, with its history."""
         session = self.get_object()
-        return Response(hand_data(self._hand(session, hand_id)))
+        found = self._hand(session, hand_id)
+        return Response(hand_data(found, money=self._sees_money(session)))
 
     # --- The result cycle's steps on a hand (``result_steps``)
 

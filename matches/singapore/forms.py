@@ -109,7 +109,10 @@ class HandForm(forms.Form):
         label=_("Out of turn: why is it allowed?"),
         required=False,
         max_length=1000,
-        help_text=_("Only a scorer or an admin may allow a hand out of turn."),
+        help_text=_(
+            "Only an admin may allow a hand out of turn; the reason is kept in the hand's "
+            "history and the sheet marks the hand."
+        ),
     )
 
     def __init__(self, *args, people, players, **kwargs):

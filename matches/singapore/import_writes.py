@@ -92,6 +92,8 @@ class ImportLine:
     key: str
     names: dict[str, Player] = field(default_factory=dict)
     result: dict | None = None
+    out_of_turn: bool = False  # let in out of turn by an admin's import
+    expected: tuple[int, int] | None = None  # the pair the rotation called for, if known
 
 
 class BatchWrites:
@@ -99,6 +101,18 @@ class BatchWrites:
 
     def _group(self, line: ImportLine) -> tuple:
         return (line.table, line.day) if self.session is None else ("", None)
+
+    def _existing_table(self, group: tuple) -> TableSession | None:
+        """The table a line's group goes to that exists already: the given one, or one an
+        import of the same source opened."""
+        if self.session is not None:
+            return self.session
+        if not self.source:
+            return None
+        name, day = group
+        return TableSession.objects.filter(
+            club=self.club, name=name, date=day, imported_from=self.source
+        ).first()
 
     def _tables_of(self, batch: list[ImportLine]) -> dict[tuple, TableSession]:
         """The table of each line's (name, day): the given one, one imported before from the
@@ -112,17 +126,10 @@ class BatchWrites:
         for group, found in people.items():
             session = self._tables.get(group)
             if session is None:
-                if self.session is not None:
-                    session = self.session
-                else:
+                session = self._existing_table(group)
+                if session is None:
                     name, day = group
-                    session = (
-                        TableSession.objects.filter(
-                            club=self.club, name=name, date=day, imported_from=self.source
-                        ).first()
-                        if self.source
-                        else None
-                    ) or TableSession.objects.create(
+                    session = TableSession.objects.create(
                         club=self.club,
                         season=self.club.seasons.holding(day),
                         name=name,
@@ -162,6 +169,7 @@ class BatchWrites:
         outcome_ids = self._insert_outcomes(batch, hand_ids, hand_type, now)
         self._insert_records(batch, placed, outcome_ids, now)
         self._audit_tables(batch, placed, now)
+        self._audit_out_of_turn(batch, hand_ids, hand_type, now)
         self._post(batch, hand_ids, placed)
 
     @property
@@ -189,7 +197,7 @@ class BatchWrites:
                     line.names[stake["dealer"]].pk,
                     line.names[stake["opponent"]].pk,
                     played_at,
-                    False,
+                    line.out_of_turn,
                     line.key,
                     self._by_id,
                     now,
@@ -282,6 +290,36 @@ class BatchWrites:
                 for session_id, found in by_table.items()
             ],
         )
+
+    def _audit_out_of_turn(self, batch, hand_ids, hand_type, now) -> None:
+        """A step in the history of each hand let in out of turn: who allowed it (the
+        admin running the import), from which line, and what the rotation called for."""
+        rows = [
+            (
+                self.club.pk,
+                hand_type.pk,
+                hand_id,
+                None,
+                "import_out_of_turn",
+                self._by_id,
+                now,
+                "",
+                "",
+                self.source,
+                {
+                    "line": line.number,
+                    "expected": list(line.expected) if line.expected else None,
+                    "played": [
+                        line.names[line.record["stake"]["dealer"]].pk,
+                        line.names[line.record["stake"]["opponent"]].pk,
+                    ],
+                },
+            )
+            for hand_id, line in zip(hand_ids, batch, strict=True)
+            if line.out_of_turn
+        ]
+        if rows:
+            bulk.insert(AuditEntry, AUDIT_FIELDS, rows)
 
     def _post(self, batch, hand_ids, placed) -> None:
         """The hands' postings to the ledger, in one batch."""

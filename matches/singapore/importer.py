@@ -16,11 +16,17 @@ What happens:
    reported with its errors; the others go on.
 2. The hands are grouped into tables by (table, date), or all go into one given session.
    New tables are opened closed, seated with everyone in their hands in order of
-   appearance; the rotation is not checked (the paper sheet does not say who sat where).
-3. They are written in batches, each in one database transaction: the hand, its result in
+   appearance.
+3. Each line is checked against its table's rotation (``import_turns``): into a given
+   session, the pair and who deals, as at the table; into the tables an import opens (the
+   paper sheet does not say who sat where), that the previous hand's winner deals. A line
+   out of turn is refused, naming who deals, unless an admin runs the import allowing
+   lines out of turn (``allow_out_of_turn``): such a line goes in marked (the hand's
+   ``out_of_turn``, a step in its history) and listed in the report (``out_of_turn``).
+4. They are written in batches, each in one database transaction: the hand, its result in
    force, its checked record with everyone seated, its ledger posting. A failure undoes the
    batch it happened in and stops; batches written before stay whole.
-4. Every line has an idempotency key (the hash of its content and its occurrence): run the
+5. Every line has an idempotency key (the hash of its content and its occurrence): run the
    same file again and the hands already imported are skipped, so an import that stopped
    halfway resumes where it stopped, and one that finished imports nothing twice.
 """
@@ -37,17 +43,19 @@ from datetime import datetime
 
 import orjson
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
-from clubs.models import Club
+from clubs.access import ClubAccess
+from clubs.models import Club, Player
 from clubs.services import add_guest, house_rules_for
 from matches.results.records import names_in
-from matches.singapore import tasks
+from matches.singapore import services, tasks
 from matches.singapore.checking import check_many
+from matches.singapore.import_turns import TableTurns
 from matches.singapore.import_writes import BatchWrites, ImportLine
 from matches.singapore.models import Hand, TableSession
 from matches.singapore.payload import rules_message
@@ -73,6 +81,7 @@ class ImportReport:
     refused: list[Refusal] = field(default_factory=list)
     sessions: list[int] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    out_of_turn: list[int] = field(default_factory=list)  # lines imported out of turn
 
     def as_dict(self) -> dict:
         return {
@@ -81,6 +90,7 @@ class ImportReport:
             "skipped": self.skipped,
             "refused": [r.as_dict() for r in self.refused],
             "sessions": self.sessions,
+            "out_of_turn": self.out_of_turn,
         }
 
 
@@ -118,9 +128,19 @@ def _when(meta: dict, today: Date) -> tuple[Date, datetime | None, dict | None]:
     return day, played_at, None
 
 
+def require_admin_for_out_of_turn(club: Club, by) -> None:
+    """Only an admin of ``club`` imports lines out of turn (RULES.md: an admin overrides)."""
+    authenticated = getattr(by, "is_authenticated", False)
+    role = club.memberships.filter(user=by).values_list("role", flat=True).first()
+    if not authenticated or not ClubAccess(club=club, role=role).is_admin:
+        raise PermissionDenied(_("Only an admin of the club may import hands out of turn."))
+
+
 class Importer(BatchWrites):
     """One import into ``club``; see the module's docstring. ``progress(total, label)``, if
-    given, returns a callable advanced by the number of lines done (a progress bar)."""
+    given, returns a callable advanced by the number of lines done (a progress bar).
+    ``allow_out_of_turn`` (an admin's, else ``PermissionDenied``) lets lines out of turn in,
+    marked."""
 
     def __init__(
         self,
@@ -136,9 +156,13 @@ class Importer(BatchWrites):
         source: str = "",
         workers: int | None = None,
         progress: Callable[[int, str], Callable[[int], object]] | None = None,
+        allow_out_of_turn: bool = False,
     ):
         if session is not None and session.club_id != club.pk:
             raise ValidationError({"session": _("This table is not this club's.")})
+        if allow_out_of_turn:
+            require_admin_for_out_of_turn(club, by)
+        self.allow_out_of_turn = allow_out_of_turn
         self.club = club
         self.by = by if getattr(by, "is_authenticated", False) else None
         self.mapping = dict(players or {})
@@ -221,6 +245,7 @@ class Importer(BatchWrites):
     def _people(self, lines: list[ImportLine]) -> list[ImportLine]:
         """Each line's names as players (the mapping, then display names, then guests)."""
         players = {p.pk: p for p in self.club.players.active()}
+        self._players = players
         by_name = {p.display_name: p for p in players.values()}
         unknown: dict[str, list[ImportLine]] = defaultdict(list)
         for line in lines:
@@ -241,6 +266,7 @@ class Importer(BatchWrites):
             with transaction.atomic():
                 for name in unknown:
                     guest = add_guest(club=self.club, display_name=name)
+                    self._players[guest.pk] = guest
                     for line in unknown[name]:
                         line.names[name] = guest
             unknown = {}
@@ -273,6 +299,47 @@ class Importer(BatchWrites):
         self._refuse(line.number, errors)
         return False
 
+    # --- The rotation
+
+    def _turns_of(self, line: ImportLine) -> TableTurns:
+        """The rotation of ``line``'s table, where this import has brought it."""
+        group = self._group(line)
+        turns = self._turns.get(group)
+        if turns is None:
+            if self.session is not None:
+                state = services.table_state(self.session)
+                first = (self.session.first_dealer_id, self.session.first_opponent_id)
+                turns = TableTurns(list(state.states), state.last, first if all(first) else None)
+            else:
+                table = self._existing_table(group)
+                turns = TableTurns(None, services.last_hand(table) if table else None)
+            self._turns[group] = turns
+        return turns
+
+    def _name(self, player_id: int) -> str:
+        player = self._players.get(player_id) or Player.objects.filter(pk=player_id).first()
+        return player.display_name if player else str(player_id)
+
+    def _in_turn(self, line: ImportLine) -> bool:
+        """Whether ``line`` goes in as its table's rotation has it (or allowed out of turn,
+        then marked); refused in the report otherwise."""
+        stake = line.record["stake"]
+        dealer, opponent = (line.names[stake[role]].pk for role in ("dealer", "opponent"))
+        turns = self._turns_of(line)
+        if not turns.in_turn(dealer, opponent):
+            if not self.allow_out_of_turn:
+                message = turns.refusal(dealer, opponent, self._name)
+                self._refuse(line.number, [_error("out_of_turn", message, "stake.dealer")])
+                return False
+            line.out_of_turn = True
+            line.expected = turns.expected()
+            self.report.out_of_turn.append(line.number)
+        winner = line.names[stake["winner"]].pk
+        turns.played(dealer, opponent, winner, [p.pk for p in line.names.values()])
+        return True
+
+    # --- Checking and writing
+
     def _check_and_write(self, lines: list[ImportLine]) -> None:
         """Check in worker processes and write what passed as it comes back: the engine
         works on the next chunks while this process writes a batch."""
@@ -287,7 +354,7 @@ class Importer(BatchWrites):
             for line, (exit_code, result) in zip(
                 lines[done : done + len(chunk)], chunk, strict=True
             ):
-                if self._verdict(line, exit_code, result):
+                if self._verdict(line, exit_code, result) and self._in_turn(line):
                     pending.append(line)
                 else:
                     written_tick(1)
@@ -330,9 +397,11 @@ class Importer(BatchWrites):
         self._seated: dict[int, set[int]] = {}
         self._positions: dict[int, int] = {}
         self._numbers: dict[int, int] = {}
+        self._turns: dict[tuple, TableTurns] = {}
         if fresh:
             self._check_and_write(fresh)
         self.report.refused.sort(key=lambda r: r.line)
+        self.report.out_of_turn.sort()
         if self.report.imported:
             tasks.recompute_stats.delay_on_commit(club_id=self.club.pk, player_ids=None)
         return self.report

@@ -22,6 +22,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -230,7 +231,10 @@ class Hand(OutcomeSubject):
     out_of_turn = models.BooleanField(
         _("out of turn"),
         default=False,
-        help_text=_("Recorded out of the rotation's turn, allowed by a scorer or an admin."),
+        help_text=_(
+            "Recorded out of the rotation's turn: allowed by an admin with a reason, or "
+            "imported by an admin who allowed lines out of turn."
+        ),
     )
     # An idempotency key: an API client's ``Idempotency-Key``, or an imported line's.
     client_key = models.CharField(_("idempotency key"), max_length=100, blank=True)
@@ -265,6 +269,9 @@ class Hand(OutcomeSubject):
 
     def __str__(self) -> str:
         return f"{self.session} #{self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("singapore:hand", args=[self.club.slug, self.session_id, self.pk])
 
 
 class SingaporeStatsQuerySet(ClubOwnedQuerySet):

@@ -1,8 +1,7 @@
 """Who plays the next hand at a table, by RULES.md's winner-stays rotation.
 
-The rules engine's functions (``rules.singapore.next_pair`` and ``is_in_turn``) do the
-rotation; this module feeds them a table's seats and its last hand, and rules on what
-RULES.md leaves to the software:
+The rules engine's ``rules.singapore.next_pair`` does the rotation; this module feeds it
+a table's seats and its last hand, and rules on what RULES.md leaves to the software:
 
 - The seats passed to the engine are every seat the session ever had, in rotation order;
   people who left count as sitting out. So a loser who left still marks where the next
@@ -15,6 +14,9 @@ RULES.md leaves to the software:
   or before the first hand when the drawn pair is no longer available, the rotation names
   nobody and any two seated players are in turn.
 - With fewer than two people available nobody is next.
+- A hand is in turn when it is the pair the rotation names **with the dealer it names**
+  (the winner stays and deals): the right pair with the challenger dealing is out of turn.
+  (The engine's ``is_in_turn`` compares the pair only; it is not used here.)
 """
 
 from __future__ import annotations
@@ -79,11 +81,21 @@ def in_turn(
     players: tuple[int, int],
 ) -> bool:
     """Whether a hand between ``players`` (dealer, opponent) is the one the rotation calls
-    for. The engine compares the pair, not who deals."""
+    for: the pair **and who deals** (the winner stays and deals, RULES.md), so the right
+    pair with the challenger dealing is out of turn.
+
+    >>> seats = [SeatState(p, True) for p in (1, 2, 3)]
+    >>> in_turn(seats, LastHand(1, 2), None, (1, 3)), in_turn(seats, LastHand(1, 2), None, (3, 1))
+    (True, False)
+    """
     order, out = _order_and_out(seats)
     if last is not None and last.winner in order and last.winner not in out:
         if last.loser not in order:
             return False
-        return engine.is_in_turn(order, last.winner, last.loser, set(players), out)
     expected = next_pair(seats, last, first)
-    return expected is None or set(expected) == set(players)
+    return expected is None or expected == tuple(players)
+
+
+def swapped(expected: tuple[int, int] | None, players: tuple[int, int]) -> bool:
+    """Whether ``players`` are the expected pair with the wrong one dealing."""
+    return expected is not None and expected == (players[1], players[0])

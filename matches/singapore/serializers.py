@@ -207,6 +207,14 @@ class HandImportSerializer(StrictSerializer):
         max_digits=10, decimal_places=2, required=False, allow_null=True, min_value=Decimal("0.01")
     )
     create_guests = serializers.BooleanField(required=False, default=False)
+    allow_out_of_turn = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=gettext_lazy(
+            "Admins only (403 for anyone else): let in the lines out of the rotation's turn, "
+            "each marked on its hand; without it they are refused in the report."
+        ),
+    )
 
 
 class ImportRefusalSerializer(serializers.Serializer):
@@ -220,6 +228,10 @@ class ImportReportSerializer(serializers.Serializer):
     skipped = serializers.IntegerField(help_text=gettext_lazy("Imported before (the same lines)."))
     refused = ImportRefusalSerializer(many=True)
     sessions = serializers.ListField(child=serializers.IntegerField())
+    out_of_turn = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("The lines imported out of turn (allowed by an admin), marked."),
+    )
 
 
 class TableJoinSerializer(StrictSerializer):
@@ -280,7 +292,10 @@ class HandCreateSerializer(HandResultSerializer):
         required=False,
         allow_blank=True,
         max_length=1000,
-        help_text=gettext_lazy("Why a hand out of turn is allowed (scorers and admins)."),
+        help_text=gettext_lazy(
+            "Admins only (403 for anyone else): why a hand out of turn is allowed. Without "
+            "it, a hand whose pair or dealer is not the rotation's is a 409."
+        ),
     )
     preview = serializers.BooleanField(
         required=False, default=False, help_text=gettext_lazy("Check and answer; save nothing.")
@@ -342,7 +357,12 @@ class HandSerializer(serializers.Serializer):
     dealer = serializers.IntegerField()
     opponent = serializers.IntegerField()
     played_at = serializers.DateTimeField(allow_null=True)
-    out_of_turn = serializers.BooleanField()
+    out_of_turn = serializers.BooleanField(
+        help_text=gettext_lazy(
+            "Recorded out of the rotation's turn (an admin's override, or an import that "
+            "allowed it)."
+        )
+    )
     status = serializers.CharField()
     winner = serializers.ChoiceField(choices=["dealer", "opponent"])
     winner_cards = serializers.ListField(child=serializers.CharField())
@@ -362,8 +382,15 @@ def _money(value):
     return None if value is None else f"{value:.2f}"
 
 
-def hand_data(hand: Hand) -> dict:
-    """A hand's API representation (``hand`` read through ``with_history``)."""
+def _transfers(transfers, money: bool) -> list[dict]:
+    """The transfers for the API: their ``amount`` null for a reader who may not see the
+    club's money (``ClubAccess.sees_money``), as in a session without a point value."""
+    return [dict(t, amount=_money(t["amount"]) if money else None) for t in transfers]
+
+
+def hand_data(hand: Hand, *, money: bool) -> dict:
+    """A hand's API representation (``hand`` read through ``with_history``); ``money``:
+    whether the reader sees the club's money."""
     views = views_of(hand)
     current = current_outcome(hand)
     view = next(v for v in views if v.outcome.pk == current.pk)
@@ -384,7 +411,7 @@ def hand_data(hand: Hand) -> dict:
         "covers": {str(pid): q for pid, q in view.covers.items()},
         "side_bets": view.side_bets,
         "result": view.result,
-        "transfers": [dict(t, amount=_money(t["amount"])) for t in view.transfers],
+        "transfers": _transfers(view.transfers, money),
         "history": [
             {
                 "outcome": v.outcome.pk,
@@ -400,7 +427,7 @@ def hand_data(hand: Hand) -> dict:
     }
 
 
-def preview_data(session, dealer, opponent, body: dict, recorded) -> dict:
+def preview_data(session, dealer, opponent, body: dict, recorded, *, money: bool) -> dict:
     checked = recorded.checked
     preview = recorded.preview
     return {
@@ -410,7 +437,7 @@ def preview_data(session, dealer, opponent, body: dict, recorded) -> dict:
         "dealer": dealer.pk,
         "opponent": opponent.pk,
         "played_at": None,
-        "out_of_turn": bool(body.get("override")),
+        "out_of_turn": recorded.out_of_turn,
         "status": "preview",
         "winner": checked.payload["winner"],
         "winner_cards": checked.payload["winner_cards"],
@@ -420,6 +447,6 @@ def preview_data(session, dealer, opponent, body: dict, recorded) -> dict:
         "covers": checked.payload["covers"],
         "side_bets": checked.payload["side_bets"],
         "result": preview["result"],
-        "transfers": [dict(t, amount=_money(t["amount"])) for t in preview["transfers"]],
+        "transfers": _transfers(preview["transfers"], money),
         "history": [],
     }

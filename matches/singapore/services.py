@@ -7,9 +7,10 @@ is recorded into.
 Who may do what: a scorer or an admin opens and closes tables, seats anyone and records
 hands in force at once; a member may seat themself, leave, sit out and come back, and report
 a hand they play in (the other player confirms it). Voids and corrections are for scorers
-and admins. Refusals: 403 (``PermissionDenied``) for a role that is not enough, 409
-(``Conflict``) for the wrong moment (a hand out of turn, a closed table), 400
-(``ValidationError`` naming the field) for bad input.
+and admins; a hand out of turn only for an admin, with a reason. Refusals: 403
+(``PermissionDenied``) for a role that is not enough, 409 (``Conflict``) for the wrong
+moment (a hand out of turn, a closed table), 400 (``ValidationError`` naming the field) for
+bad input.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from django.utils.translation import gettext as _
 from circolo.errors import Conflict, conflict, not_found
 from clubs.access import ClubAccess, access_club, access_with_role, role_in_club
 from clubs.models import Club, Player, Role
+from matches.boards.live import tonight_changed
 from matches.results import steps
 from matches.results.adapters import Actor, adapter_of_game
 from matches.results.models import Outcome, OutcomeStatus
@@ -42,6 +44,8 @@ COUNTED = [OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED, OutcomeStatus.CONFIRM
 
 
 def _lock(session: TableSession) -> TableSession:
+    """The table locked for a change of its seats or state, which the tonight screen shows."""
+    tonight_changed.delay_on_commit(club_id=session.club_id)
     return (
         TableSession.objects.select_for_update(of=("self",))
         .select_related("club", "house_rules")
@@ -57,7 +61,9 @@ def _lock_as(session: TableSession, by, at_least: str | None = Role.MEMBER):
         .annotate(by_role=role_in_club(by))
         .get(pk=session.pk)
     )
-    return locked, access_with_role(locked.club, locked.by_role, at_least=at_least)
+    return locked, access_with_role(
+        locked.club, locked.by_role, at_least=at_least, user_id=getattr(by, "pk", None)
+    )
 
 
 def _require_open(session: TableSession) -> None:
@@ -169,6 +175,7 @@ def open_session(
     TableSeat.objects.bulk_create(
         TableSeat(session=session, player=p, position=n, joined_at=now) for n, p in enumerate(seats)
     )
+    tonight_changed.delay_on_commit(club_id=club.pk)
     return session
 
 
@@ -349,6 +356,7 @@ class Recorded:
     checked: CheckedHand | None = None
     preview: dict | None = None
     replayed: bool = False  # an idempotency key seen before: nothing new was written
+    out_of_turn: bool = False  # allowed out of turn by an admin's override
 
 
 def _name(player_id: int, seats: list[TableSeat]) -> str:
@@ -358,24 +366,53 @@ def _name(player_id: int, seats: list[TableSeat]) -> str:
     return str(player_id)
 
 
-def _check_turn(session, state: TableState, dealer, opponent, *, override, access) -> str:
-    """'' when the hand is in turn; the override's reason when a scorer allows it;
-    ``Conflict`` (409) otherwise."""
-    if rotation.in_turn(state.states, state.last, _first(session), (dealer.pk, opponent.pk)):
-        return ""
+class OutOfTurn(Conflict):
+    """A hand the rotation does not call for (a 409): ``dealer`` is who deals the next
+    hand (None when the rotation names nobody), for a form to show the error by its field."""
+
+    def __init__(self, message: str, *, dealer: int | None = None) -> None:
+        super().__init__(message)
+        self.dealer = dealer
+
+
+def out_of_turn_message(expected: tuple[int, int] | None, played: tuple[int, int], name) -> str:
+    """Why a hand between ``played`` (dealer, opponent) is out of turn, naming who deals
+    (``name(player id)`` gives the name shown)."""
+    if expected is None:
+        return _("Out of turn.")
+    names = {"dealer": name(expected[0]), "opponent": name(expected[1])}
+    if rotation.swapped(expected, played):
+        return (
+            _(
+                "Out of turn: the winner stays and deals, so the next hand is %(dealer)s "
+                "(dealing) against %(opponent)s."
+            )
+            % names
+        )
+    return _("Out of turn: the next hand is %(dealer)s (dealing) against %(opponent)s.") % names
+
+
+def _override_reason(override, access: ClubAccess) -> str:
+    """An override's reason, tidied; only an admin may give one (RULES.md: "unless an
+    admin overrides it"), whether or not the hand turns out to need it."""
     reason = " ".join(str(override or "").split())
+    if reason and not access.is_admin:
+        raise PermissionDenied(_("Only an admin may allow a hand out of turn."))
+    return reason[:1000]
+
+
+def _check_turn(session, state: TableState, dealer, opponent, *, override, access) -> str:
+    """'' when the hand is in turn (pair and dealer); the override's reason when an admin
+    allows it; ``OutOfTurn`` (409) otherwise."""
+    reason = _override_reason(override, access)
+    played = (dealer.pk, opponent.pk)
+    if rotation.in_turn(state.states, state.last, _first(session), played):
+        return ""
     if reason:
-        if not access.is_scorer:
-            raise PermissionDenied(_("Only a scorer or an admin may allow a hand out of turn."))
-        return reason[:1000]
-    if state.next is None:
-        raise Conflict(_("Out of turn."))
-    raise Conflict(
-        _("Out of turn: the next hand is %(dealer)s (dealing) against %(opponent)s.")
-        % {
-            "dealer": _name(state.next[0], state.seats),
-            "opponent": _name(state.next[1], state.seats),
-        }
+        return reason
+    raise OutOfTurn(
+        out_of_turn_message(state.next, played, lambda pid: _name(pid, state.seats)),
+        dealer=state.next[0] if state.next else None,
     )
 
 
@@ -430,9 +467,11 @@ def record_hand(
     force at once from a scorer or an admin, waiting for the other player's confirmation
     from one of the two players.
 
-    Out of turn is a 409 unless ``override`` (a reason) comes from a scorer or an admin: it
-    is then recorded with who and why. ``preview`` checks everything and writes nothing.
-    ``key`` (an API client's idempotency key) returns the hand already recorded with it.
+    Out of turn (the pair, or who deals, not the rotation's) is a 409 unless ``override``
+    (a reason) comes from an admin: it is then recorded with who and why, and the hand is
+    marked. An override from anyone else is a 403. ``preview`` checks everything and
+    writes nothing. ``key`` (an API client's idempotency key) returns the hand already
+    recorded with it.
     """
     session, access = _lock_as(session, by)
     who = Actor(
@@ -457,7 +496,11 @@ def record_hand(
     reason = _check_turn(session, state, dealer, opponent, override=override, access=access)
     if preview:
         return Recorded(
-            hand=None, outcome=None, checked=checked, preview=preview_view(table, checked, dealer)
+            hand=None,
+            outcome=None,
+            checked=checked,
+            preview=preview_view(table, checked, dealer),
+            out_of_turn=bool(reason),
         )
     hand = _new_hand(session, by, dealer, opponent, played_at=played_at, key=key, reason=reason)
     if reason:
@@ -474,4 +517,4 @@ def record_hand(
     outcome = steps.report_in_transaction(
         subject=hand, payload=checked.payload, by=by, access=access, checked=as_outcome(checked)
     )
-    return Recorded(hand=hand, outcome=outcome, checked=checked)
+    return Recorded(hand=hand, outcome=outcome, checked=checked, out_of_turn=bool(reason))

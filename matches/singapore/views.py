@@ -17,6 +17,7 @@ import circolo.public_pages as public_pages
 from circolo.errors import Conflict
 from clubs.access import club_page
 from clubs.models import Player, Role
+from ledger import privacy as ledger_privacy
 from ledger import reads as ledger_reads
 from ledger import services as ledger
 from matches.results import audit, steps
@@ -255,8 +256,10 @@ def _render_hand_form(request, access, session, form, *, refused=None, preview=N
     return render(request, "matches/singapore/hand_form.html", context, status=context["status"])
 
 
-def _preview_context(session, recorded, names) -> dict:
+def _preview_context(session, recorded, names, *, money: bool) -> dict:
+    """What the hand would do; in money too if the reader sees the club's (``money``)."""
     result = recorded.preview["result"]
+    amount = session.amount if money else (lambda points: None)
     return {
         "melds": result.get("melds", []),
         "combinations": result.get("combinations"),
@@ -266,11 +269,16 @@ def _preview_context(session, recorded, names) -> dict:
         "rounded_points": result.get("rounded_points"),
         "points": result.get("points"),
         "transfers": [
-            {**t, "payer": names.get(t["from"], t["from"]), "payee": names.get(t["to"], t["to"])}
+            {
+                **t,
+                "payer": names.get(t["from"], t["from"]),
+                "payee": names.get(t["to"], t["to"]),
+                "amount": t["amount"] if money else None,
+            }
             for t in recorded.preview["transfers"]
         ],
         "balances": [
-            (names.get(pid, pid), points, session.amount(points))
+            (names.get(pid, pid), points, amount(points))
             for pid, points in recorded.preview["balances"].items()
             if points
         ],
@@ -309,11 +317,15 @@ def new_hand(request, access, session_id):
     except ValidationError as error:
         form.add_refusal(error)
         return _render_hand_form(request, access, session, form, state=state)
+    except services.OutOfTurn as error:
+        # By the dealer: the winner stays and deals, and the message names who.
+        form.add_error("dealer", error.message)
+        return _render_hand_form(request, access, session, form, state=state, conflict=True)
     except Conflict as error:
         form.add_error(None, error.message)
         return _render_hand_form(request, access, session, form, state=state, conflict=True)
     if previewing:
-        preview = _preview_context(session, recorded, names)
+        preview = _preview_context(session, recorded, names, money=access.sees_money())
         return _render_hand_form(request, access, session, form, preview=preview, state=state)
     if recorded.outcome.status == OutcomeStatus.REPORTED:
         messages.success(
@@ -337,19 +349,24 @@ def hand(request, access, session_id, hand_id):
             pk__in={pid for v in views for pid in v.balances} | {found.dealer_id, found.opponent_id}
         )
     }
-    history = []
-    for view in views:
-        history.append(
-            {
-                "view": view,
-                "closing": closing_label(view.multiplier),
-                "transfers": [
-                    {**t, "payer": names.get(t["from"]), "payee": names.get(t["to"])}
-                    for t in view.transfers
-                ],
-                "winner_name": names.get(view.winner_player),
-            }
-        )
+    money = access.sees_money()  # else points only
+    results = [
+        {
+            "view": view,
+            "closing": closing_label(view.multiplier),
+            "transfers": [
+                {
+                    **t,
+                    "payer": names.get(t["from"]),
+                    "payee": names.get(t["to"]),
+                    "amount": t["amount"] if money else None,
+                }
+                for t in view.transfers
+            ],
+            "winner_name": names.get(view.winner_player),
+        }
+        for view in views
+    ]
     standing = current if current is not None and (current.in_force or current.is_open) else None
     may = steps.allowed_steps(found, actor(found, request.user, access), standing)
     return render(
@@ -361,6 +378,7 @@ def hand(request, access, session_id, hand_id):
             "session": session,
             "hand": found,
             "current": current,
+            "results": results,
             "history": audit.history(found),
             "may": may,
         },
@@ -452,8 +470,11 @@ HAND = HandPage()
 @club_page(at_least=Role.MEMBER)
 def sheet(request, access, session_id):
     session = _session(access, session_id)
-    plan = ledger_reads.settle_up_plan(
-        club=access.club, unit=session.unit, scope=ledger.scope_of_session(session.pk)
+    plan = ledger_privacy.debts(  # whose debts the reader sees: everyone's, or their own
+        ledger_reads.settle_up_plan(
+            club=access.club, unit=session.unit, scope=ledger.scope_of_session(session.pk)
+        ),
+        ledger_privacy.shown_players(access),
     )
     ledger_url = (
         reverse("ledger:club", args=[access.club.slug])
@@ -467,7 +488,7 @@ def sheet(request, access, session_id):
             "club": access.club,
             "access": access,
             "session": session,
-            "sheet": build_sheet(session),
+            "sheet": build_sheet(session, money=access.sees_money()),
             "plan": plan,
             "ledger_url": ledger_url,
         },
@@ -477,7 +498,8 @@ def sheet(request, access, session_id):
 @club_page(at_least=Role.MEMBER)
 def sheet_download(request, access, session_id):
     session = _session(access, session_id)
-    response = HttpResponse(sheet_csv(build_sheet(session)), content_type="text/csv; charset=utf-8")
+    found = build_sheet(session, money=access.sees_money())
+    response = HttpResponse(sheet_csv(found), content_type="text/csv; charset=utf-8")
     filename = f"singapore-{session.date:%Y-%m-%d}-{session.pk}.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

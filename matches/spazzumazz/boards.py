@@ -279,15 +279,15 @@ def player_section(player: Player, *, season: Season | None = None, page: int = 
 # --- The club night ----------------------------------------------------------------------------
 
 
-def club_night_section(club: Club, *, day):
-    """``CLUB_NIGHT_SECTIONS``: the night's games and who was the idiot."""
+def games_of_night(club: Club, day):
+    """The night's games with a result, each with its places in finishing order (two
+    queries): the night's report and the tonight screen."""
     start, end = night_bounds(day)
-    games = list(
+    return (
         SpazzumazzGame.objects.filter(
             club=club, played_at__gte=start, played_at__lt=end, places__place__isnull=False
         )
         .distinct()
-        .order_by("played_at", "pk")
         .prefetch_related(
             Prefetch(
                 "places",
@@ -295,6 +295,11 @@ def club_night_section(club: Club, *, day):
             )
         )
     )
+
+
+def club_night_section(club: Club, *, day):
+    """``CLUB_NIGHT_SECTIONS``: the night's games and who was the idiot."""
+    games = list(games_of_night(club, day).order_by("played_at", "pk"))
     if not games:
         return None
     idiots: dict[str, int] = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
@@ -67,6 +68,9 @@ class SpazzumazzGame(OutcomeSubject):
 
     def __str__(self) -> str:
         return f"Spazz'u'mazz {self.played_at:%Y-%m-%d %H:%M}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("spazzumazz:game", args=[self.club.slug, self.pk])
 
     def players_in_turn_order(self) -> list[Player]:
         return [place.player for place in self.places.select_related("player").order_by("turn")]

@@ -2,19 +2,24 @@
 
 What a result changes in the bracket is planned by ``matches.sputo.bracket.settle`` and
 written by ``matches.sputo.results.apply_result``: the same plan a correction's preview
-shows. Results in force are corrected or voided by admins only (a correction moves players
-through the later rounds); a double forfeit is a scorer's, an award an admin's.
+shows. Results in force are corrected or voided by admins only: a correction flows through
+the later rounds in the same step (players re-seated, later results that depended on it set
+aside, or awarded with ``awards``); a double forfeit is a scorer's, an award an admin's.
 """
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from circolo.errors import Conflict
+from clubs.inbox.models import Kind
+from clubs.inbox.services import Waiting
 from clubs.models import Role
 from matches.results import steps
 from matches.results.adapters import ROLES, GameAdapter, Who, register
+from matches.results.models import OPEN
 from matches.sputo import results
 from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
 from matches.sputo.payload import check_match_result
@@ -27,19 +32,60 @@ class SputoAdapter(GameAdapter):
         **ROLES,
         "correct": Who(Role.ADMIN),
         "void": Who(Role.ADMIN),
-        "resolve": Who(Role.ADMIN),  # replay or award a match a correction flagged
+        # Replay or award a match flagged before corrections reset the later matches.
+        "resolve": Who(Role.ADMIN),
         "award": Who(Role.ADMIN),
         "double_forfeit": Who(Role.SCORER),
     }
-    # A result in force is voided only by resolving a flagged match (``replay``).
+    # A result in force is voided only by a correction upstream (the later matches it
+    # resets) or by resolving a match flagged before that (``replay``).
     steps = ("report", "confirm", "dispute", "withdraw", "decide", "correct")
     related = ("tournament", "club", "player_a", "player_b", "tournament__house_rules")
     audit_sentences = {
         "bracket": gettext_lazy("The bracket followed the result."),
         "moved": gettext_lazy("A correction elsewhere changed the players of this match."),
         "set_aside": gettext_lazy("A correction set aside the report waiting here."),
+        "set_aside_result": gettext_lazy(
+            "%(who)s corrected an earlier match: this result no longer counts and its "
+            "ratings are undone."
+        ),
+        "award": gettext_lazy("%(who)s awarded this match."),
         "reseat": gettext_lazy("%(who)s put the right players in this match."),
     }
+
+    inbox_kinds = frozenset({Kind.MATCH_READY})
+
+    def waiting(self, subject):
+        """Both players of a match that is ready (known, undecided, nothing reported) in a
+        running tournament: their match waits for them."""
+        match = subject
+        if (
+            match.tournament.status != TournamentStatus.RUNNING
+            or match.result
+            or not (match.player_a_id and match.player_b_id)
+            or match.outcomes.filter(status__in=OPEN).exists()
+        ):
+            return []
+        url = match.get_absolute_url()
+        pairs = [(match.player_a, match.player_b), (match.player_b, match.player_a)]
+        return [
+            Waiting(
+                player.user_id,
+                Kind.MATCH_READY,
+                url,
+                {"what": str(match), "opponent": opponent.display_name},
+            )
+            for player, opponent in pairs
+            if player.user_id
+        ]
+
+    def inbox_subjects(self, subject):
+        """A result moves a winner into the next match: the tournament's matches."""
+        return list(
+            TournamentMatch.objects.filter(tournament_id=subject.tournament_id).select_related(
+                *self.related
+            )
+        )
 
     def lock(self, subject):
         # Every step on any match of a tournament takes the tournament's row first: a
@@ -69,20 +115,60 @@ class SputoAdapter(GameAdapter):
             raise Conflict(_("This match waits for an admin to replay or award it."))
 
     def check(self, subject, payload, *, actor):
-        return check_match_result(
+        # A correction's body may award the later matches it resets (``awards``): the
+        # admin's decisions for the whole cascade, in the same step; they are the bracket's
+        # business, not the result's, and are handed to ``applied`` and the preview.
+        awards = None
+        if isinstance(payload, dict) and "awards" in payload:
+            payload = dict(payload)
+            awards = read_awards(payload.pop("awards"))
+            if awards:
+                steps.require("award", actor, subject)
+        checked = check_match_result(
             subject, payload, require=lambda step: steps.require(step, actor, subject)
         )
+        checked.extra = {"awards": awards or {}}
+        return checked
 
     def applied(self, subject, outcome, *, previous, by, checked):
+        awards = (checked.extra or {}).get("awards") if checked is not None else None
         results.apply_result(
-            subject, outcome.payload, by=by, previous=previous, at=outcome.confirmed_at
+            subject,
+            outcome.payload,
+            by=by,
+            previous=previous,
+            at=outcome.confirmed_at,
+            awards=awards,
+            note=outcome.note,
         )
 
     def voided(self, subject, outcome, *, by):
-        results.apply_result(subject, None, by=by, previous=outcome)
+        results.apply_result(subject, None, by=by, previous=outcome, note=outcome.note)
 
     def preview_correction(self, subject, checked, *, by):
-        return results.preview_result(subject, checked.payload)
+        awards = (checked.extra or {}).get("awards")
+        return results.preview_result(subject, checked.payload, awards)
+
+
+def read_awards(value) -> dict[int, int]:
+    """``[{"match": id, "winner": player id}, ...]`` as ``{match: winner}``, or a 400
+    naming ``awards``."""
+    if value is None:
+        return {}
+    shape = _('Awards are a list of {"match": id, "winner": player id}, one per match.')
+    if not isinstance(value, list):
+        raise ValidationError({"awards": [shape]})
+    awards: dict[int, int] = {}
+    for item in value:
+        if not isinstance(item, dict) or set(item) != {"match", "winner"}:
+            raise ValidationError({"awards": [shape]})
+        match, winner = item["match"], item["winner"]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (match, winner)):
+            raise ValidationError({"awards": [shape]})
+        if match in awards:
+            raise ValidationError({"awards": [shape]})
+        awards[match] = winner
+    return awards
 
 
 register(SputoAdapter())

@@ -226,10 +226,30 @@ class DecideSerializer(ResultSerializer):
         return data
 
 
+class AwardSerializer(StrictSerializer):
+    match = serializers.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        help_text=gettext_lazy("A later match of the bracket this correction resets or re-seats."),
+    )
+    winner = _player_id(help_text=gettext_lazy("One of its two players after the correction."))
+
+
 class CorrectSerializer(ResultSerializer):
     reason = serializers.CharField(required=False, max_length=1000)
     preview = serializers.BooleanField(
         required=False, help_text=gettext_lazy("Answer what would change, and change nothing.")
+    )
+    awards = AwardSerializer(
+        many=True,
+        required=False,
+        max_length=64,
+        help_text=gettext_lazy(
+            "The admin's awards of later matches the correction resets (results set aside) or "
+            "re-seats, in the same step: each to one of its players after the correction, "
+            "round by round (an award seats its winner in the next round). A match that cannot "
+            "be awarded (unchanged by the correction, a player not known): a 400 naming awards."
+        ),
     )
 
 
@@ -483,8 +503,12 @@ CORRECTION_ANSWER = OpenApiResponse(
         },
     ),
     description=gettext_lazy(
-        "With preview: what would change (the match's result, seats, flags, reports set "
-        "aside, the tournament's status and standings); without: the corrected match."
+        "With preview: what would change, exactly as applying it will: the match's result; "
+        "every later match it changes, round by round down to the final and the third-place "
+        "match (matches, each before and after; rounds); the later results set aside "
+        "(set_aside: back to be played, their ratings undone: ratings_undone) or awarded "
+        "(awarded); reports waiting set aside (reports_set_aside); the tournament's status, "
+        "its winner (champion) and standings, before and after. Without: the corrected match."
     ),
 )
 
@@ -502,8 +526,11 @@ MatchSteps = result_steps(
     notes={
         "report": "A log the rules engine refuses is a 400 naming ``games``, the game's "
         "number first and the event index as ``at``.",
-        "correct": 'With ``"preview": true`` nothing changes and the answer lists what would '
-        "(later rounds re-seated, matches flagged, the standings).",
+        "correct": 'With ``"preview": true`` nothing changes and the answer lists what would. '
+        "A correction flows through the whole bracket in this one step: later matches that "
+        "depended on the result are re-seated, or set aside when already played (kept in "
+        "the history, voided, their ratings undone) and back to be played, unless the body's "
+        '``awards`` (``[{"match": id, "winner": player id}]``) awards them.',
     },
 )
 
@@ -562,7 +589,8 @@ class TournamentMatchViewSet(
     @extend_schema(request=ResolveSerializer, responses=MatchSerializer)
     @action(detail=True, methods=["post"])
     def resolve(self, request, pk=None):
-        """Resolve a match flagged by a correction (admins): replay it, or award it."""
+        """Resolve a match flagged by a correction made before corrections flowed through the
+        bracket (admins): replay it, or award it."""
         match = self.get_object()
         data = ResolveSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)

@@ -22,12 +22,18 @@ winner of its feeder match (and the third-place match's seats the semi-finals' l
   (:data:`NOBODY`): a player facing an empty seat wins by walkover at once, and two empty
   seats make another double forfeit;
 - a match not yet played takes whoever the bracket says; a match already played with a
-  player who no longer belongs there is *flagged*: an admin replays or awards it, and until
-  then its result stands and what follows from it too.
+  player who no longer belongs there (a correction upstream) is *reset*: its result is set
+  aside, the right players are seated and it is back to be played, so that what followed
+  from it is reset in turn, down to the final. An admin may *award* a reset or re-seated
+  match in the same step (``awards``), and the walk goes on from that winner.
+
+After :func:`settle`, every player in a round after the first won a match that feeds it (or
+had a bye): no player in a later round lost in an earlier one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 NOBODY = 0  # a seat that stays empty: its feeder ended without a winner
@@ -139,13 +145,20 @@ class Slot:
 
 @dataclass(frozen=True)
 class Change:
-    """One thing :func:`settle` changes on one match; ``apply`` writes exactly these."""
+    """One thing :func:`settle` changes on one match; ``apply`` writes exactly these.
+
+    ``what``: "seat" (``slot`` a or b, player before and after), "reset" (a result in force
+    set aside: ``before`` its winner, ``result`` its kind), "decide" (an automatic walkover:
+    ``after`` the winner), "undecide" (an automatic result undone), "award" (an admin's award
+    in the same step: ``after`` the winner), "unflag" (a match flagged before corrections
+    reset them), "set_aside" (a report waiting on a re-seated match)."""
 
     match: int
-    what: str  # "seat", "decide", "undecide", "flag", "unflag", "set_aside"
+    what: str
     slot: str = ""  # "a" or "b" for a seat
     before: int | str | None = None
     after: int | str | None = None
+    result: str = ""
 
     def as_dict(self) -> dict:
         return {
@@ -154,6 +167,7 @@ class Change:
             "slot": self.slot,
             "before": self.before,
             "after": self.after,
+            "result": self.result,
         }
 
 
@@ -161,6 +175,7 @@ class Change:
 class Settled:
     slots: dict[tuple[str, int, int], Slot]
     changes: list[Change] = field(default_factory=list)
+    refused_awards: list[int] = field(default_factory=list)  # matches that could not be awarded
 
 
 def _fed(feeder: Slot | None, *, loser: bool = False) -> int | None:
@@ -174,9 +189,14 @@ def _fed(feeder: Slot | None, *, loser: bool = False) -> int | None:
     return feeder.winner
 
 
-def settle(slots: list[Slot], *, rounds: int) -> Settled:
+def settle(slots: list[Slot], *, rounds: int, awards: Mapping[int, int] | None = None) -> Settled:
     """What follows from the results: every seat filled or emptied, automatic walkovers
-    decided or undone, played matches with a wrong player flagged (or unflagged)."""
+    decided or undone, played matches with a player who no longer belongs there reset.
+
+    ``awards`` (match id -> player id): an admin's awards of matches this walk resets or
+    re-seats, given in the same step; one it cannot make (the match unchanged, its players
+    not both known, the winner not one of them) is listed in ``refused_awards``."""
+    awards = dict(awards or {})
     by_key = {s.key: s for s in slots}
     result = Settled(slots=dict(by_key))
     order = sorted(slots, key=lambda s: (s.round, s.kind != MAIN, s.position))
@@ -192,27 +212,39 @@ def settle(slots: list[Slot], *, rounds: int) -> Settled:
         else:
             feeders = [result.slots.get((MAIN, rounds - 1, i)) for i in (0, 1)]
             expected = [_fed(f, loser=True) for f in feeders]
-        result.slots[slot.key] = _seat(current, expected, result.changes)
+        seated = _seat(current, expected, result.changes)
+        if slot.id in awards:
+            seated = _award(seated, awards.pop(slot.id), result)
+        result.slots[slot.key] = seated
+    result.refused_awards.extend(sorted(awards))  # matches not in this bracket's later rounds
     return result
+
+
+def _award(slot: Slot, winner: int, result: Settled) -> Slot:
+    changed = any(c.match == slot.id for c in result.changes)
+    if not changed or slot.decided or slot.a is None or slot.b is None:
+        result.refused_awards.append(slot.id)
+        return slot
+    if winner not in (slot.a, slot.b):
+        result.refused_awards.append(slot.id)
+        return slot
+    result.changes.append(Change(slot.id, "award", after=winner, result=AWARDED))
+    return replace(slot, result=AWARDED, winner=winner)
 
 
 def _seat(slot: Slot, expected: list[int | None], changes: list[Change]) -> Slot:
     seats = [None if e == NOBODY else e for e in expected]
     current = [slot.a, slot.b]
     if slot.decided and slot.result not in AUTOMATIC:
-        # Played: its players are what they were; a wrong one makes it wait for an admin.
-        wrong = seats != current
-        if wrong != slot.needs_resolution:
-            changes.append(
-                Change(
-                    slot.id,
-                    "flag" if wrong else "unflag",
-                    before=slot.needs_resolution,
-                    after=wrong,
-                )
-            )
-            slot = replace(slot, needs_resolution=wrong)
-        return slot
+        if seats == current:
+            if slot.needs_resolution:  # flagged before corrections reset such matches
+                changes.append(Change(slot.id, "unflag", before=True, after=False))
+                slot = replace(slot, needs_resolution=False)
+            return slot
+        # Played by a player who no longer belongs here: its result is set aside, and the
+        # match is back to be played by the right players.
+        changes.append(Change(slot.id, "reset", before=slot.winner, result=slot.result))
+        slot = replace(slot, result="", winner=None, needs_resolution=False)
     for name, before, after in zip(("a", "b"), current, seats, strict=True):
         if before != after:
             changes.append(Change(slot.id, "seat", slot=name, before=before, after=after))
@@ -232,7 +264,7 @@ def _seat(slot: Slot, expected: list[int | None], changes: list[Change]) -> Slot
         winner, result = None, ""
     if (slot.result, slot.winner) != (result, winner):
         what = "decide" if result else "undecide"
-        changes.append(Change(slot.id, what, before=slot.winner, after=winner))
+        changes.append(Change(slot.id, what, before=slot.winner, after=winner, result=result))
         slot = replace(slot, result=result, winner=winner)
     if slot.needs_resolution:
         changes.append(Change(slot.id, "unflag", before=True, after=False))

@@ -25,6 +25,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
+from clubs.inbox.models import Kind
+from clubs.inbox.services import Waiting
 from clubs.merge_policy import Carry, Move
 from clubs.models import Club, ClubOwnedQuerySet, HouseRuleSet, Player, Season
 from matches.results.models import OutcomeSubject
@@ -163,6 +165,26 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("sputo:tournament", args=[self.club.slug, self.pk])
+
+    def inbox_waiting(self) -> list:
+        """While check-in is open, it waits for each entrant not checked in yet."""
+        if self.status != TournamentStatus.CHECK_IN:
+            return []
+        url = self.get_absolute_url()
+        return [
+            Waiting(entrant.player.user_id, Kind.CHECK_IN, url, {"what": self.name})
+            for entrant in self.entrants.filter(
+                checked_in_at__isnull=True, player__user__isnull=False
+            ).select_related("player")
+        ]
+
+    def inbox_subjects(self) -> list:
+        """The matches whose inbox a step on the tournament (its draw) may change."""
+        return list(
+            self.matches.select_related(
+                "tournament", "club", "player_a", "player_b", "tournament__house_rules"
+            )
+        )
 
     @property
     def is_open_for_changes(self) -> bool:

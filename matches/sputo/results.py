@@ -4,22 +4,27 @@ and written here, the same plan a correction's preview shows (the adapter calls
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from circolo.errors import Conflict
 from matches import boards
+from matches.results import steps
+from matches.results.adapters import CheckedOutcome
 from matches.results.models import AuditEntry, Outcome, OutcomeStatus
 from matches.sputo import bracket
 from matches.sputo.models import (
     Tournament,
     TournamentMatch,
     TournamentStatus,
+    round_label,
 )
-from matches.sputo.tasks import update_sputo_ratings
+from matches.sputo.tasks import RATED, update_sputo_ratings
 
 
 def write_changes(changes, matches: dict, *, now) -> set:
@@ -30,28 +35,64 @@ def write_changes(changes, matches: dict, *, now) -> set:
         touched.add(change.match)
         if change.what == "seat":
             setattr(match, f"player_{change.slot}_id", change.after)
-        elif change.what == "decide":
-            match.winner_id, match.result = change.after, bracket.NO_OPPONENT
+        elif change.what in ("decide", "award"):
+            match.winner_id, match.result = change.after, change.result or bracket.NO_OPPONENT
             match.decided_at = match.decided_at or now
-        elif change.what == "undecide":
+        elif change.what in ("undecide", "reset"):
             match.winner_id, match.result, match.decided_at = None, "", None
+            match.needs_resolution = False
         elif change.what in ("flag", "unflag"):
             match.needs_resolution = change.after
     return touched
 
 
+def _state(slot: bracket.Slot) -> dict:
+    return {"a": slot.a, "b": slot.b, "winner": slot.winner, "result": slot.result}
+
+
+def _champion(standings) -> int | None:
+    return next((player for place, player, _r in standings if place == 1), None)
+
+
 @dataclass
 class Plan:
-    """Everything a result changes, as data: the preview shows it, ``apply`` writes it."""
+    """Everything a result changes, as data: the preview shows it, ``apply`` writes it.
+
+    ``before`` and ``after``: every match as the planner sees it, before and after the
+    result and all that follows from it, down to the final and the third-place match."""
 
     tournament: Tournament
     matches: dict[int, TournamentMatch]
     subject: int
     result: dict  # {"before": {...}, "after": {...}} of the subject
+    before: dict[int, bracket.Slot]
+    after: dict[int, bracket.Slot]
     changes: list = field(default_factory=list)
-    set_aside: list[int] = field(default_factory=list)  # open reports of re-seated matches
     status: tuple[str, str] | None = None
     standings: tuple[list, list] = ((), ())
+
+    def _ids(self, what: str) -> list[int]:
+        return [c.match for c in self.changes if c.what == what]
+
+    @property
+    def reset(self) -> list[int]:
+        """Matches whose result in force is set aside (back to be played, or awarded)."""
+        return self._ids("reset")
+
+    @property
+    def reports_set_aside(self) -> list[int]:
+        return self._ids("set_aside")
+
+    @property
+    def awarded(self) -> dict[int, int]:
+        return {c.match: c.after for c in self.changes if c.what == "award"}
+
+    @property
+    def changed(self) -> list[int]:
+        """The matches this plan changes, the subject first, then in bracket order."""
+        ids = {c.match for c in self.changes} - {self.subject}
+        order = sorted(ids, key=lambda pk: _order(self.before[pk]))
+        return [self.subject, *order]
 
     def as_dict(self) -> dict:
         names = {}
@@ -59,15 +100,56 @@ class Plan:
             for p in (m.player_a, m.player_b):
                 if p is not None:
                     names[p.pk] = p.display_name
+        rounds = self.tournament.rounds
+        subject = self.before[self.subject]
+
+        def label(slot) -> str:
+            return round_label(slot.kind, slot.round, rounds)
+
+        later = sorted(
+            {(s.round, s.kind) for s in self.before.values() if s.round > subject.round},
+            key=lambda rk: (rk[0], rk[1] != bracket.MAIN),
+        )
         return {
             "match": self.subject,
             "result": self.result,
             "changes": [
-                {**c.as_dict(), "round_label": self.matches[c.match].round_label}
-                for c in self.changes
+                {**c.as_dict(), "round_label": label(self.before[c.match])} for c in self.changes
             ],
-            "set_aside": self.set_aside,
+            "matches": [
+                {
+                    "match": pk,
+                    "round": self.before[pk].round,
+                    "kind": self.before[pk].kind,
+                    "position": self.before[pk].position,
+                    "round_label": label(self.before[pk]),
+                    "before": _state(self.before[pk]),
+                    "after": _state(self.after[pk]),
+                }
+                for pk in self.changed
+            ],
+            "rounds": [
+                {
+                    "round": round_,
+                    "kind": kind,
+                    "label": round_label(kind, round_, rounds),
+                    "matches": [
+                        pk
+                        for pk in self.changed[1:]
+                        if (self.before[pk].round, self.before[pk].kind) == (round_, kind)
+                    ],
+                }
+                for round_, kind in later
+            ],
+            "set_aside": self.reset,
+            "reports_set_aside": self.reports_set_aside,
+            "awarded": [{"match": pk, "winner": w} for pk, w in self.awarded.items()],
+            "ratings_undone": [pk for pk in self.reset if self.before[pk].result in RATED],
             "status": {"before": self.status[0], "after": self.status[1]} if self.status else None,
+            "champion": {
+                "before": _champion(self.standings[0]),
+                "after": _champion(self.standings[1]),
+            },
             "standings": {
                 "before": [list(s) for s in self.standings[0]],
                 "after": [list(s) for s in self.standings[1]],
@@ -77,17 +159,24 @@ class Plan:
         }
 
 
+def _order(slot: bracket.Slot) -> tuple:
+    return (slot.round, slot.kind != bracket.MAIN, slot.position)
+
+
 def _summary(match: TournamentMatch) -> dict:
     return {"result": match.result, "winner": match.winner_id}
 
 
-def _plan(match: TournamentMatch, payload: dict | None) -> Plan:
-    """The plan for ``match`` taking ``payload`` (None: no result any more)."""
+def _plan(match: TournamentMatch, payload: dict | None, awards: dict | None = None) -> Plan:
+    """The plan for ``match`` taking ``payload`` (None: no result any more), with an
+    admin's ``awards`` (match id -> winner) of matches it resets or re-seats."""
     tournament = match.tournament
     matches = {
         m.pk: m for m in tournament.matches.select_related("player_a", "player_b", "tournament")
     }
     subject = matches[match.pk]
+    if payload is not None and subject.needs_resolution:
+        raise Conflict(_("This match waits for an admin to replay or award it."))
     open_reports = set(
         Outcome.objects.filter(
             content_type=ContentType.objects.get_for_model(TournamentMatch),
@@ -100,15 +189,29 @@ def _plan(match: TournamentMatch, payload: dict | None) -> Plan:
         after = {"result": "", "winner": None}
     else:
         after = {"result": payload["result"], "winner": payload.get("winner")}
-    slots = [m.as_slot(open_report=m.pk in open_reports) for m in matches.values()]
+    original = {m.pk: m.as_slot(open_report=m.pk in open_reports) for m in matches.values()}
+    slots = list(original.values())
     old_standings = bracket.standings(slots, rounds=tournament.rounds)
     slots = [
-        bracket.Slot(**{**s.__dict__, **after, "needs_resolution": False})
+        replace(s, result=after["result"], winner=after["winner"], needs_resolution=False)
         if s.id == match.pk
         else s
         for s in slots
     ]
-    settled = bracket.settle(slots, rounds=tournament.rounds)
+    settled = bracket.settle(slots, rounds=tournament.rounds, awards=awards)
+    if settled.refused_awards:
+        raise ValidationError(
+            {
+                "awards": [
+                    _(
+                        "Match %(match)s cannot be awarded here: only a match this correction "
+                        "sets aside or re-seats, with both players known, to one of them."
+                    )
+                    % {"match": pk}
+                    for pk in settled.refused_awards
+                ]
+            }
+        )
     new_slots = list(settled.slots.values())
     new_standings = bracket.standings(new_slots, rounds=tournament.rounds)
     plan = Plan(
@@ -116,8 +219,9 @@ def _plan(match: TournamentMatch, payload: dict | None) -> Plan:
         matches=matches,
         subject=match.pk,
         result={"before": before, "after": after},
-        changes=[c for c in settled.changes if c.what != "set_aside"],
-        set_aside=[c.match for c in settled.changes if c.what == "set_aside"],
+        before=original,
+        after={s.id: s for s in new_slots},
+        changes=list(settled.changes),
         standings=(old_standings, new_standings),
     )
     complete = bool(new_standings) and not any(s.needs_resolution for s in new_slots)
@@ -128,18 +232,29 @@ def _plan(match: TournamentMatch, payload: dict | None) -> Plan:
     return plan
 
 
-def preview_result(match: TournamentMatch, payload: dict | None) -> dict:
+def preview_result(
+    match: TournamentMatch, payload: dict | None, awards: dict | None = None
+) -> dict:
     """What putting ``payload`` in force on ``match`` would change; nothing is written."""
-    return _plan(match, payload).as_dict()
+    return _plan(match, payload, awards).as_dict()
 
 
 def apply_result(
-    match: TournamentMatch, payload: dict | None, *, by, previous=None, at=None
+    match: TournamentMatch,
+    payload: dict | None,
+    *,
+    by,
+    previous=None,
+    at=None,
+    awards: dict | None = None,
+    note: str = "",
 ) -> Plan:
     """Write a result's plan (called by the result cycle's hooks, under the tournament's
-    lock): the match's own result, every seat and flag it moves, open reports of re-seated
-    matches set aside, the tournament finished (or running again); then the ratings."""
-    plan = _plan(match, payload)
+    lock, in the step's transaction): the match's own result, every seat it moves, the
+    results in force of later matches it resets set aside (voided, or superseded by the
+    admin's ``awards``), reports waiting on re-seated matches set aside, the tournament
+    finished (or running again); then the ratings, from the results still in force."""
+    plan = _plan(match, payload, awards)
     now = at or timezone.now()
     subject = plan.matches[match.pk]
     after = plan.result["after"]
@@ -154,56 +269,59 @@ def apply_result(
         [plan.matches[pk] for pk in sorted(touched)],
         ["player_a", "player_b", "winner", "result", "decided_at", "needs_resolution"],
     )
-    if plan.set_aside:
-        set_aside = Outcome.objects.filter(
-            content_type=ContentType.objects.get_for_model(TournamentMatch),
-            object_id__in=plan.set_aside,
-            status__in=[OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED],
-        )
-        entries = [
-            AuditEntry(
-                club_id=o.club_id,
-                content_type_id=o.content_type_id,
-                object_id=o.object_id,
-                outcome=o,
-                action="set_aside",
-                by=by if getattr(by, "is_authenticated", False) else None,
-                from_status=o.status,
-                to_status=OutcomeStatus.REJECTED,
-                note=_("Set aside: a correction changed this match's players."),
-            )
-            for o in set_aside
-        ]
-        set_aside.update(status=OutcomeStatus.REJECTED)
-        AuditEntry.objects.bulk_create(entries)
+    _set_aside_outcomes(plan, by=by, note=note, at=now)
     if plan.status:
         tournament = plan.tournament
         tournament.status = plan.status[1]
         tournament.finished_at = now if tournament.status == TournamentStatus.FINISHED else None
         tournament.save(update_fields=["status", "finished_at"])
-    others = sorted(touched - {subject.pk})
-    if others or previous is not None:
-        ct = ContentType.objects.get_for_model(TournamentMatch)
-        data = plan.as_dict()
-        AuditEntry.objects.bulk_create(
-            AuditEntry(
-                club_id=subject.club_id,
-                content_type=ct,
-                object_id=pk,
-                action="bracket" if pk == subject.pk else "moved",
-                by=by if getattr(by, "is_authenticated", False) else None,
-                data={
-                    "cause": subject.pk,
-                    "changes": [c for c in data["changes"] if c["match"] == pk],
-                }
-                if pk != subject.pk
-                else data,
-            )
-            for pk in [subject.pk, *others]
-        )
+    _audit_plan(plan, by=by, previous=previous, touched=touched)
     queue_ratings(match.club_id)
     boards_changed(match.club_id)
     return plan
+
+
+def _set_aside_outcomes(plan: Plan, *, by, note: str, at) -> None:
+    """Through the result cycle: the results in force of the matches the plan resets, and
+    the reports waiting on those it re-seats, set aside; the admin's awards in force."""
+    note = note or _("A correction elsewhere in the bracket.")
+    awarded = plan.awarded
+    for pk in plan.changed[1:]:
+        if pk not in plan.reset and pk not in plan.reports_set_aside and pk not in awarded:
+            continue
+        award = None
+        if pk in awarded:
+            award = CheckedOutcome(
+                payload={"result": bracket.AWARDED, "winner": awarded[pk], "games": []}
+            )
+        steps.set_aside(
+            plan.matches[pk], by=by, note=note, data={"cause": plan.subject}, award=award, at=at
+        )
+
+
+def _audit_plan(plan: Plan, *, by, previous, touched: set) -> None:
+    subject = plan.matches[plan.subject]
+    others = sorted(touched - {subject.pk})
+    if not others and previous is None:
+        return
+    ct = ContentType.objects.get_for_model(TournamentMatch)
+    data = plan.as_dict()
+    AuditEntry.objects.bulk_create(
+        AuditEntry(
+            club_id=subject.club_id,
+            content_type=ct,
+            object_id=pk,
+            action="bracket" if pk == subject.pk else "moved",
+            by=by if getattr(by, "is_authenticated", False) else None,
+            data={
+                "cause": subject.pk,
+                "changes": [c for c in data["changes"] if c["match"] == pk],
+            }
+            if pk != subject.pk
+            else data,
+        )
+        for pk in [subject.pk, *others]
+    )
 
 
 def boards_changed(club_id: int) -> None:

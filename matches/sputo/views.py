@@ -26,6 +26,7 @@ from matches.results.views import Refused, StepPage
 from matches.sputo import calendar, reads, results, services
 from matches.sputo.forms import ResultForm, TournamentForm
 from matches.sputo.models import CalendarFeed, Tournament, TournamentMatch, TournamentStatus
+from matches.sputo.preview import readable as preview_in_words
 
 REFRESH_SECONDS = 10
 
@@ -338,7 +339,12 @@ class MatchPage(StepPage):
             shown = {"correct_form" if prefix else "form": form}
             context = _match_context(request, access, subject, **shown)
             raise Refused(render(request, "matches/sputo/match.html", context, status=400))
-        return form.payload()
+        payload = form.payload()
+        if step == "correct":
+            awards = _awards(post)
+            if awards:
+                payload["awards"] = awards
+        return payload
 
     def preview(self, request, access, subject, payload, preview):
         context = _match_context(
@@ -346,7 +352,7 @@ class MatchPage(StepPage):
             access,
             subject,
             correct_form=ResultForm(request.POST, match=subject, prefix="correct"),
-            preview=_readable(preview),
+            preview=preview_in_words(preview),
             preview_payload=json.dumps(payload),
             reason=request.POST.get("reason", ""),
         )
@@ -359,6 +365,16 @@ class MatchPage(StepPage):
 
 
 MATCH = MatchPage()
+
+
+def _awards(post) -> list[dict]:
+    """The preview's award choices (``award-<match>``: a player's id, or empty to play it)."""
+    awards = []
+    for key, value in post.items():
+        match = key.removeprefix("award-")
+        if match != key and match.isdigit() and value.isdigit():
+            awards.append({"match": int(match), "winner": int(value)})
+    return sorted(awards, key=lambda a: a["match"])
 
 
 @require_POST
@@ -380,58 +396,6 @@ def resolve(request, access, tournament_id, match_id):
         _("Match resolved."),
     )
     return redirect(match)
-
-
-def _readable(preview: dict) -> dict:
-    names = {int(k): v for k, v in preview.get("names", {}).items()}
-
-    def name(pid):
-        if pid in (None, ""):
-            return "—"
-        return names.get(pid, str(pid))
-
-    lines = []
-    for change in preview["changes"]:
-        what, where = change["what"], change["round_label"]
-        if what == "seat":
-            text = _("%(round)s: %(before)s is replaced by %(after)s") % {
-                "round": where,
-                "before": name(change["before"]),
-                "after": name(change["after"]),
-            }
-        elif what == "flag":
-            text = _(
-                "%(round)s: already played with the wrong player; an admin must replay or award it"
-            ) % {"round": where}
-        elif what == "unflag":
-            text = _("%(round)s: no longer needs an admin") % {"round": where}
-        elif what == "decide":
-            text = _("%(round)s: %(after)s goes through, with no opponent") % {
-                "round": where,
-                "after": name(change["after"]),
-            }
-        else:
-            text = _("%(round)s: its automatic result is undone") % {"round": where}
-        lines.append(text)
-    if preview.get("set_aside"):
-        lines.append(
-            _("Results waiting for confirmation on re-seated matches are set aside: %(n)s")
-            % {"n": len(preview["set_aside"])}
-        )
-    if preview.get("status"):
-        lines.append(
-            _("The tournament goes from %(before)s to %(after)s.")
-            % {
-                "before": TournamentStatus(preview["status"]["before"]).label,
-                "after": TournamentStatus(preview["status"]["after"]).label,
-            }
-        )
-    before, after = preview["result"]["before"], preview["result"]["after"]
-    return {
-        "winner_before": name(before["winner"]),
-        "winner_after": name(after["winner"]),
-        "lines": lines,
-    }
 
 
 # --- Calendars -------------------------------------------------------------------------------

@@ -7,6 +7,8 @@
   rest of the decks.
 * :func:`random_record` wraps either in a full record, optionally with declared melds,
   house rules and a stake with covers and side bets.
+* :func:`table_records` plays a table's evening: records with stakes whose dealers and
+  opponents follow RULES.md's winner-stays rotation (the winner stays and deals).
 
 >>> record = random_record(7, stake=True)
 >>> from rules.check import check_record
@@ -24,6 +26,7 @@ from collections.abc import Sequence
 
 from rules.cards import Card
 from rules.house_rules import JokerLimit
+from rules.singapore import next_pair
 from rules.singapore_search import JOKER_CODE, combination_kind, name
 
 Codes = list[int]
@@ -120,9 +123,20 @@ def deal(seed: int | random.Random) -> tuple[list[Card], list[Card]]:
     return _to_cards(winner), _to_cards(loser)
 
 
-def random_stake(rng: random.Random, winner_is_dealer: bool | None = None) -> dict[str, object]:
-    """A sound stake: the dealer's quotas, covers within them, a few side bets."""
-    people = rng.sample(NAMES, rng.randint(2, len(NAMES)))
+def random_stake(
+    rng: random.Random,
+    winner_is_dealer: bool | None = None,
+    *,
+    pair: tuple[str, str] | None = None,
+    people: Sequence[str] = NAMES,
+) -> dict[str, object]:
+    """A sound stake: the dealer's quotas, covers within them, a few side bets. ``pair``:
+    the (dealer, opponent) to play, the bystanders drawn from the rest of ``people``."""
+    if pair is None:
+        people = rng.sample(list(people), rng.randint(2, len(people)))
+    else:
+        rest = [p for p in people if p not in pair]
+        people = [*pair, *rng.sample(rest, rng.randint(0, len(rest)))]
     dealer, opponent, *others = people
     quotas = rng.randint(1, 10)
     covers: dict[str, int] = {}
@@ -177,3 +191,35 @@ def random_record(
     if stake:
         record["stake"] = random_stake(rng)
     return record
+
+
+def table_records(
+    seed: int | random.Random,
+    hands: int,
+    *,
+    seats: Sequence[str] = NAMES[:4],
+    closing: bool = True,
+    declare: bool = False,
+) -> list[dict[str, object]]:
+    """``hands`` records with stakes of one table seated ``seats`` (in rotation order), in
+    turn: the first two seats play first, then each winner stays and deals against the
+    next challenger (:func:`rules.singapore.next_pair`); bystanders are the other seats.
+    ``closing`` and ``declare``: as for :func:`random_record`.
+
+    >>> first, second = table_records(3, 2, seats="ABC")
+    >>> (first["stake"]["dealer"], first["stake"]["opponent"])
+    ('A', 'B')
+    >>> second["stake"]["dealer"] == first["stake"]["winner"]
+    True
+    """
+    rng = _rng(seed)
+    dealer, opponent = seats[0], seats[1]
+    records = []
+    for _ in range(hands):
+        record = random_record(rng, closing=closing, declare=declare)
+        stake = random_stake(rng, pair=(dealer, opponent), people=seats)
+        record["stake"] = stake
+        records.append(record)
+        winner = str(stake["winner"])
+        dealer, opponent = next_pair(seats, winner, opponent if winner == dealer else dealer)
+    return records

@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
@@ -69,6 +69,11 @@ class Command(BaseCommand):
             "--create-guests", action="store_true", help="add unknown names as guests"
         )
         parser.add_argument("--by", help="the username recorded as entering the hands")
+        parser.add_argument(
+            "--allow-out-of-turn",
+            action="store_true",
+            help="let in lines out of the rotation's turn, marked (needs --by, an admin)",
+        )
         parser.add_argument("--batch", type=int, default=2000, help="hands per transaction")
         parser.add_argument("--workers", type=int, help="processes checking (default: cores)")
         parser.add_argument("--report", help="write the refused lines here (JSON lines)")
@@ -117,9 +122,12 @@ class Command(BaseCommand):
                     source=Path(path).name if path != "-" else "stdin",
                     workers=options["workers"],
                     progress=progress,
+                    allow_out_of_turn=options["allow_out_of_turn"],
                 ).run(stream)
         except ValidationError as error:
             raise CommandError("; ".join(error.messages)) from error
+        except PermissionDenied as error:
+            raise CommandError(f"--allow-out-of-turn: {error} (--by an admin)") from error
         finally:
             for bar in bars:
                 bar.close()
@@ -129,7 +137,8 @@ class Command(BaseCommand):
                     out.write(json.dumps(refusal.as_dict(), ensure_ascii=False) + "\n")
         self.stdout.write(
             f"{report.lines} lines: {report.imported} imported, {report.skipped} imported "
-            f"before, {len(report.refused)} refused; {len(report.sessions)} tables; "
+            f"before, {len(report.refused)} refused, {len(report.out_of_turn)} let in out of "
+            f"turn; {len(report.sessions)} tables; "
             + ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items())
         )
         for refusal in report.refused[:20]:

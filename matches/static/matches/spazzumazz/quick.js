@@ -83,6 +83,13 @@
       order = [];
       render();
     });
+    // Kept on the phone without network (circolo/static/circolo/offline.js): a clean sheet
+    // for the next game.
+    form.addEventListener("circolo:kept", function () {
+      queued.replaceChildren();
+      order = [];
+      render();
+    });
     render();
   }
 })();

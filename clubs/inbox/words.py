@@ -1,0 +1,24 @@
+"""A notification in words, in the language of whoever reads it."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from clubs.inbox.models import Kind, Notification
+
+SENTENCES = {
+    Kind.CONFIRM_RESULT: lambda d: _("Confirm the result of %(what)s, reported by %(who)s.") % d,
+    Kind.DECIDE_DISPUTE: lambda d: _("Decide the dispute on %(what)s.") % d,
+    Kind.MATCH_READY: lambda d: _("Your match against %(opponent)s is ready: %(what)s.") % d,
+    Kind.CHECK_IN: lambda d: _("Check-in is open for %(what)s.") % d,
+    Kind.CONFIRM_PAYMENT: lambda d: _("Confirm that %(who)s paid you %(amount)s.") % d,
+    Kind.INVITATION: lambda d: _("You are invited to %(what)s.") % d,
+}
+
+
+def sentence(notification: Notification) -> str:
+    """The notification in words, in the current language."""
+    try:
+        return SENTENCES[notification.kind](notification.data)
+    except (KeyError, TypeError):  # names missing from an older row: the kind alone
+        return str(Kind(notification.kind).label)
