@@ -3,6 +3,8 @@
 member page runs at most 8 queries whatever the club's size; a write request shows at once;
 a failing cache builds the page."""
 
+from decimal import Decimal
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -12,6 +14,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 import circolo.public_pages as public_pages
 from clubs import services as clubs
 from clubs.models import Role
+from ledger import services as ledger
 from matches.models import Entrant
 from matches.results import steps
 from matches.spazzumazz.services import record_spazzumazz_game
@@ -172,3 +175,23 @@ def test_a_write_request_shows_at_once_to_the_public_too(people):
     response = admin.post(f"/clubs/{club.slug}/members/guests/", {"display_name": "Nonna Lina"})
     assert response.status_code == 302
     assert "2 guests" in Client(HTTP_ACCEPT_LANGUAGE="en").get(path).content.decode()
+
+
+def test_what_waits_for_one_scorer_is_never_kept_for_another(people, committed, make_user):
+    club = people["club"]
+    sara = make_user("sara")
+    clubs.add_member(club=club, user=sara, role=Role.SCORER)
+    mia, sam = (club.players.get(user=people[who]) for who in ("member", "scorer"))
+    committed(
+        lambda: ledger.record_payment(
+            club=club, payer=mia, payee=sam, amount=Decimal("2"), unit="EUR", by=people["member"]
+        )
+    )
+    path = f"/clubs/{club.slug}/"
+    scorer = Client(HTTP_ACCEPT_LANGUAGE="en")
+    scorer.force_login(people["scorer"])
+    assert "paid you 2.00 EUR" in queries(scorer, path)[1]  # the scorers' sections are kept
+    other = Client(HTTP_ACCEPT_LANGUAGE="en")
+    other.force_login(sara)
+    html = queries(other, path)[1]
+    assert 'id="section-waiting"' not in html and "paid you" not in html
