@@ -68,6 +68,11 @@ PAGES = [
     Page("singapore tables, member", "/clubs/la-matta/tables/", member=True),
     Page("singapore table, member", "/clubs/la-matta/tables/{demo_table}/", member=True),
     Page("singapore sheet, member", "/clubs/la-matta/tables/{demo_table}/sheet/", member=True),
+    # The member run (issue 16): a club night's pages with demo-player01's session cookie.
+    Page("ledger, member", "/clubs/la-matta/ledger/", member=True),
+    Page("tournament, member", "/clubs/la-matta/tournaments/{demo_tournament}/", member=True),
+    Page("leaderboards, member", "/clubs/la-matta/leaderboards/", member=True),
+    Page("player page, member", "/clubs/la-matta/players/{demo_player}/", member=True),
 ]
 
 # With --bench-data: the pages of a club of 1,000 players and 1,000,000 results.
@@ -80,14 +85,16 @@ BENCH_PAGES = [
 BUSIEST = """
 import json
 from django.db.models import Count
-from matches.models import SpazzumazzPlace, TableSession
+from matches.models import SpazzumazzPlace, TableSession, Tournament
 def busiest(slug):
     row = (SpazzumazzPlace.objects.filter(game__club__slug=slug).values("player_id")
            .annotate(n=Count("id")).order_by("-n").first())
     return row and row["player_id"]
 table = TableSession.objects.filter(club__slug="la-matta").order_by("pk").first()
+tournament = Tournament.objects.filter(club__slug="la-matta").order_by("-pk").first()
 print("IDS " + json.dumps({"demo_player": busiest("la-matta"), "bench_player": busiest("bench"),
-                           "demo_table": table and table.pk}))
+                           "demo_table": table and table.pk,
+                           "demo_tournament": tournament and tournament.pk}))
 """
 
 # wrk's done() hook prints the exact figures as one JSON line (latencies in microseconds).
@@ -193,9 +200,10 @@ def _has_bench_club(env: dict[str, str]) -> bool:
 
 
 def resolve_paths(pages: list[Page], env: dict[str, str]) -> list[Page]:
-    """Fill the pages' ``{demo_player}``, ``{bench_player}`` and ``{demo_table}`` (the demo
-    club's first Singapore table) with real ids; a page whose id does not exist (a database
-    kept from before the demo had it) is left out, and said so."""
+    """Fill the pages' ``{demo_player}``, ``{bench_player}``, ``{demo_table}`` (the demo
+    club's first Singapore table) and ``{demo_tournament}`` (its latest) with real ids; a
+    page whose id does not exist (a database kept from before the demo had it) is left
+    out, and said so."""
     if not any("{" in page.path for page in pages):
         return pages
     run = subprocess.run(
@@ -299,13 +307,13 @@ def run_wrk(args: argparse.Namespace, url: str, seconds: int, cookie: str, scrip
 
 def print_table(rows: list[tuple[Page, dict]]) -> None:
     bare = rows[0][1]
-    print(f"\n{'page':<22} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}", end="")
+    print(f"\n{'page':<26} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}", end="")
     print(f" {'bare/page req/s':>16} {'page/bare p95':>14} {'page/bare p99':>14} {'errors':>7}")
     for page, f in rows:
         ms = [f[p] / 1000 for p in ("p50", "p95", "p99")]
         errors = f["bad_status"] + f["socket_errors"]
         print(
-            f"{page.name:<22} {f['rps']:>9,.0f} {ms[0]:>8.2f} {ms[1]:>8.2f} {ms[2]:>8.2f}", end=""
+            f"{page.name:<26} {f['rps']:>9,.0f} {ms[0]:>8.2f} {ms[1]:>8.2f} {ms[2]:>8.2f}", end=""
         )
         print(
             f" {bare['rps'] / f['rps']:>15.1f}x {f['p95'] / bare['p95']:>13.1f}x"

@@ -6,6 +6,8 @@ from django.shortcuts import render
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
+import circolo.public_pages as public_pages
+
 API_PREFIX = "/api/"
 
 
@@ -108,3 +110,26 @@ class BoundedRequestMiddleware:
                 message = _("The address holds a character that is not allowed (NUL).")
                 return render(request, "400.html", {"code": 400, "message": message}, status=400)
         return self.get_response(request)
+
+
+class WritesBumpVersions:
+    """After every write request (any method but GET, HEAD, OPTIONS, TRACE) by someone
+    logged in, whatever it answered: what the members and the public see of the club its
+    path names (``<slug>``) may have changed, of every club when it names none (the API,
+    the admin, an account), so their kept parts are built again
+    (``circolo.public_pages.written``). One cache write."""
+
+    SAFE = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        # Only someone logged in (after the view: a login counts, a failed one does not)
+        # changes what a club shows: a flood of anonymous POSTs keeps the caches.
+        if request.method not in self.SAFE and user is not None and user.is_authenticated:
+            match = getattr(request, "resolver_match", None)
+            public_pages.written(match.kwargs.get("slug") if match is not None else None)
+        return response

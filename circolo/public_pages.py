@@ -20,8 +20,11 @@ dozen queries and its templates. What keeps it honest:
 - **The club's versions are part of the entry**: ``PUBLIC_PAGE_VERSIONS`` names functions
   ``club_id -> cache key`` of version numbers that features bump when what they show
   changes (``matches.boards.version_key``: every result in force, correction or void).
-- **Everything else reaches the public within** ``PUBLIC_PAGE_SECONDS`` (60 s): a
-  tournament opened, a guest added or renamed, a season. The club's members see it at once.
+- **The club's write versions are part of the entry**: every write request of someone
+  logged in bumps them (:func:`written`): a tournament opened, a guest added or renamed
+  through a page or the API shows at once.
+- **Everything else reaches the public within** ``PUBLIC_PAGE_SECONDS`` (60 s): what a task
+  or a command writes without bumping a version.
 - **Each process answers from its own memory for a second** (``PUBLIC_PAGE_RECHECK_SECONDS``)
   a page it has just checked: no query and no cache read at all, which is what lets a busy
   page keep pace with a bare view. So a change, even a club turning private, reaches the
@@ -32,6 +35,16 @@ dozen queries and its templates. What keeps it honest:
   hole where the token goes, filled in per request (:func:`csrf_hole` is the context
   processor that makes the hole while such a page is rendered).
 
+**What the members see** (:func:`shared`): a member's page is built per request, but what
+every member of one role sees of a club (a section of the club page, a table's hands, the
+ledger's rows) is kept once per club state, under the same versions plus the club's write
+versions: :func:`written` bumps them after every write request (``circolo.middleware.
+WritesBumpVersions``: a form, the API, the admin), for the club the path names or, when it
+names none, for every club. The page adds only the member's own part (their next match,
+their seat) live. A write outside a request (a task, a command) shows within
+``PUBLIC_PAGE_SECONDS``, unless it bumps a version itself (the boards' tasks do). A cache
+that fails is a miss: the page is built from the database, never a 500.
+
 A cache shared by the server's processes (Redis, in production) sees a version bump at
 once everywhere; with the default per-process memory cache each process has its own
 versions, so a process that did not serve the change shows it once its entry expires.
@@ -40,7 +53,9 @@ versions, so a process that did not serve the change shows it once its entry exp
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
+from collections.abc import Callable
 from functools import cache, wraps
 
 from django.apps import apps
@@ -54,7 +69,10 @@ from django.middleware.csrf import get_token
 from django.utils import translation
 from django.utils.module_loading import import_string
 
+log = logging.getLogger(__name__)
+
 CSRF_HOLE = "csrf-hole-8c1f2e"
+EVERY_CLUB = "*"  # the write version of every club (a write whose path names no club)
 MEMORY_PAGES = 500  # pages each process keeps in memory at most (then it starts afresh)
 
 # (slug, language, path) -> (when it was checked, on the monotonic clock; the page)
@@ -118,6 +136,45 @@ def _versions(club_id: int, found: dict, keys: list[str]) -> tuple:
     return tuple(values)
 
 
+def _write_keys(slug: str) -> list[str]:
+    return [f"club-writes:{slug}", f"club-writes:{EVERY_CLUB}"]
+
+
+def written(slug: str | None) -> None:
+    """A write request was answered: what the club ``slug`` shows (every club's, for None)
+    may have changed. Its members' shared parts and its public pages are built again."""
+    django_cache.set(_write_keys(slug or EVERY_CLUB)[0], time.time_ns(), timeout=None)
+    forget()
+
+
+def shared(club, parts: tuple, build: Callable[[], object], *, seconds: int | None = None):
+    """What ``build()`` returns for this club and ``parts`` (say: the page, the role), kept
+    in the cache while the club's versions and write versions stay (and at most
+    ``seconds``, ``PUBLIC_PAGE_SECONDS`` by default), in the language of the request. One
+    cache read when kept; ``build()`` must return something the cache can store (rows,
+    rendered HTML), and nothing about who asks but ``parts``. A failing cache builds."""
+    language = translation.get_language()
+    name = hashlib.sha256(repr((club.pk, language, parts)).encode()).hexdigest()[:32]
+    key = f"shared:{club.pk}:{name}"
+    version_keys = [version_key(club.pk) for version_key in _version_functions()]
+    version_keys += _write_keys(club.slug)
+    try:
+        found = django_cache.get_many([key, *version_keys])
+        state = _versions(club.pk, found, version_keys)
+    except Exception as error:  # noqa: BLE001 - any cache failure is a miss, never a 500
+        log.warning("shared: the cache failed, built afresh: %s", error)
+        return build()
+    stored = found.get(key)
+    if stored is not None and stored[0] == state:
+        return stored[1]
+    value = build()
+    try:
+        django_cache.set(key, (state, value), seconds or settings.PUBLIC_PAGE_SECONDS)
+    except Exception as error:  # noqa: BLE001
+        log.warning("shared: the cache failed to keep an entry: %s", error)
+    return value
+
+
 def _anonymous_get(request) -> bool:
     cookies = request.COOKIES
     return (
@@ -152,6 +209,7 @@ def public_page(view):
         path = hashlib.sha256(full_path.encode()).hexdigest()[:32]
         key = f"public-page:{club_id}:{language}:{path}"
         version_keys = [version_key(club_id) for version_key in _version_functions()]
+        version_keys += _write_keys(slug)
         found = django_cache.get_many([key, *version_keys])
         state = (row, _versions(club_id, found, version_keys))
         stored = found.get(key)

@@ -59,6 +59,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A request that lost its database connection before committing anything runs again.
     "circolo.db_retry.RetryOnLostConnection",
+    # After a write request, the members' and the public's kept pages are built again.
+    "circolo.middleware.WritesBumpVersions",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -116,6 +118,7 @@ TEMPLATES = [
 CLUB_PAGE_SECTIONS = [
     "clubs.inbox.views.waiting_section",
     "matches.sputo.sections.club_section",
+    "matches.sputo.sections.next_match",  # the user's own part: never kept
     "matches.singapore.sections.club_section",
     "matches.boards.sections.recent_games",
     "matches.spazzumazz.sections.club_section",  # the game's name; the leaderboards

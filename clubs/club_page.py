@@ -38,6 +38,12 @@ A section provider is ``provider(request, access) -> Section | None``:
   club (one query for the rows, ``select_related``/``prefetch_related`` for what they
   show, aggregates for counts; never a query per row, in the provider or its template).
   ``tests/test_club_page.py`` counts the club page's queries with a small and a big club.
+- **Kept or live.** What a provider shows must be the same for every user of one role
+  (the club's tables, its tournaments): the sections are rendered once per club state and
+  role (``circolo.public_pages.shared``: kept until a write to the club, or a game's
+  version bump), and served to the next member from the cache without running the
+  providers. A provider about the user asking (my next match) is marked with
+  :func:`own_part`: it runs on every request, with one or two indexed queries.
 - A provider that raises breaks the club page: let it fail loudly in tests rather than
   hide a section silently.
 
@@ -55,7 +61,7 @@ Every page of a club shows the tabs with ``{% load clubs %}{% club_header access
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from django.conf import settings
@@ -68,6 +74,7 @@ from django.utils.module_loading import import_string
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+import circolo.public_pages as public_pages
 from clubs.access import ClubAccess
 
 
@@ -127,23 +134,50 @@ def providers(setting: str) -> tuple:
     return _providers(setting)
 
 
+def own_part(provider):
+    """Mark a section provider as about the user asking: it runs on every request, its
+    section is never kept (see the module)."""
+    provider.own_part = True
+    return provider
+
+
 def _collect(setting: str, request, access: ClubAccess, *, key=lambda item: item.order) -> list:
     found = [provider(request, access) for provider in providers(setting)]
     return sorted((item for item in found if item is not None), key=key)
 
 
-def sections(request, access: ClubAccess) -> list[RenderedSection]:
-    """The club page's sections for this user, each rendered: those with something to show
-    by their order, then those with nothing yet (their ``empty`` line), by their order."""
+def _render(request, access: ClubAccess, chosen) -> list[tuple[int, RenderedSection]]:
+    """Each chosen provider's section (by its place in the setting), rendered; the kept
+    copy drops the section's context (rows it was rendered from)."""
     rendered = []
-    by_content_then_order = lambda section: (not section.template, section.order)  # noqa: E731
-    for section in _collect("CLUB_PAGE_SECTIONS", request, access, key=by_content_then_order):
+    for index, provider in chosen:
+        section = provider(request, access)
+        if section is None:
+            continue
         html = SafeString("")
         if section.template:
             context = {"club": access.club, "access": access, "section": section}
             html = render_to_string(section.template, {**context, **section.context}, request)
-        rendered.append(RenderedSection(section=section, html=html))
+        rendered.append((index, RenderedSection(section=replace(section, context={}), html=html)))
     return rendered
+
+
+def sections(request, access: ClubAccess) -> list[RenderedSection]:
+    """The club page's sections for this user, each rendered: those with something to show
+    by their order, then those with nothing yet (their ``empty`` line), by their order.
+    What every user of this role sees is kept (see the module); the own parts are live."""
+    every = list(enumerate(providers("CLUB_PAGE_SECTIONS")))
+    own = [item for item in every if getattr(item[1], "own_part", False)]
+    common = [item for item in every if not getattr(item[1], "own_part", False)]
+    today = timezone.localdate()
+    kept = public_pages.shared(
+        access.club,
+        ("club-page-sections", access.role, today.isoformat()),
+        lambda: _render(request, access, common),
+    )
+    found = [*kept, *_render(request, access, own)]
+    found.sort(key=lambda item: (not item[1].section.template, item[1].section.order, item[0]))
+    return [rendered for _index, rendered in found]
 
 
 def tabs(request, access: ClubAccess) -> list[Tab]:

@@ -29,6 +29,16 @@ class PaymentForm(forms.Form):
         if own_player is not None:
             self.fields["payer"].initial = own_player.pk
 
+    def offer(self, players: list[tuple[int, str]]) -> None:
+        """Offer these (id, name) of the club's active players, read already (a page that
+        keeps them), instead of asking the database when the form is shown."""
+        for name in ("payer", "payee"):
+            field = self.fields[name]
+            if name == "payer" and hasattr(field, "_choices"):  # a member: only themself
+                continue
+            empty = [("", field.empty_label)] if field.empty_label is not None else []
+            field.choices = [*empty, *players]
+
     def clean_amount(self):
         # "12,50" in Italian, "12.50" in English: the active language's separators.
         return formats.sanitize_separators(self.cleaned_data["amount"].strip())

@@ -80,7 +80,9 @@ class AlreadyDecided(Conflict):
 # --- Posting ---------------------------------------------------------------------------------
 
 
-@db_transaction.atomic
+# Not atomic as a whole: its one write is the atomic block inside (a transaction of its own,
+# or a savepoint in the caller's, which the unique key needs); one more around it cost two
+# queries a posting and changed nothing.
 def _post(
     *,
     club: Club,

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import circolo.csv_export as csv_export
+import circolo.public_pages as public_pages
 from circolo.errors import Conflict
 from circolo.once.sent import once_per_form
 from clubs.access import club_page
@@ -82,15 +83,35 @@ def _pending_minor(waiting, debt) -> int:
     return sum(p.amount_minor for p in waiting.get((debt.debtor.pk, debt.creditor.pk), []))
 
 
+def _ledger_rows(club, unit: str, scope: str | None, session: int | None) -> dict:
+    """What every member sees of the ledger in a unit and scope: kept per club state (each
+    member's own part and what they may see of it is added live)."""
+    units = ledger_reads.units_of(club)
+    if unit not in units:
+        units.append(unit)
+    where = {"club": club, "unit": unit, "scope": scope}
+    return {
+        "units": units,
+        "pending": list(club.ledger_payments.pending().select_related("payer", "payee")),
+        "plan": ledger_reads.settle_up_plan(**where),
+        "balances": ledger_reads.balances(**where),
+        "debts": ledger_reads.net_debts(**where),
+        "session_source": _session_source(club, scope, session),
+        "players": [(p.pk, str(p)) for p in club.players.active()],
+    }
+
+
 @club_page(at_least=Role.MEMBER)
 def club_ledger(request, access):
     club = access.club
     unit = _unit(request, club)
     scope, session = _scope(request)
-    own = _own_player(access, request.user)
-    units = ledger_reads.units_of(club)
-    if unit not in units:
-        units.append(unit)
+    rows = public_pages.shared(
+        club, ("ledger", unit, session), lambda: _ledger_rows(club, unit, scope, session)
+    )
+    units = rows["units"]
+    own = _own_player(access, request.user)  # the member's own part: one query
+    # Whose figures this user sees (the kept rows are everyone's): one query when hidden.
     shown = privacy.shown_players(access)  # None: everyone's figures
     pending = [
         {
@@ -98,12 +119,10 @@ def club_ledger(request, access):
             "may_confirm": services.may_confirm_payment(access, payment, request.user),
             "may_cancel": services.may_cancel_payment(access, payment, request.user),
         }
-        for payment in privacy.payments(
-            club.ledger_payments.pending().select_related("payer", "payee"), shown, request.user
-        )
+        for payment in privacy.payments(rows["pending"], shown, request.user)
     ]
-    plan = privacy.debts(ledger_reads.settle_up_plan(club=club, unit=unit, scope=scope), shown)
-    debts = privacy.debts(ledger_reads.net_debts(club=club, unit=unit, scope=scope), shown)
+    plan = privacy.debts(rows["plan"], shown)
+    debts = privacy.debts(rows["debts"], shown)
     waiting = _pending_by_pair([row["payment"] for row in pending if row["payment"].unit == unit])
     plan_rows = [
         {
@@ -114,6 +133,10 @@ def club_ledger(request, access):
         for debt in plan
     ]
     planned = {(debt.debtor.pk, debt.creditor.pk) for debt in plan}
+    form = PaymentForm(
+        club=club, own_player=own, any_payer=access.is_scorer, units=units, initial={"unit": unit}
+    )
+    form.offer(rows["players"])  # the kept names: no query to show the form
     return render(
         request,
         "ledger/club_ledger.html",
@@ -123,11 +146,9 @@ def club_ledger(request, access):
             "unit": unit,
             "units": [(u, unit_label(u), _ledger_url(club, u, session)) for u in units],
             "session": session,
-            "session_source": _session_source(club, scope, session),
+            "session_source": rows["session_source"],
             "whole_club_url": _ledger_url(club, unit),
-            "balances": privacy.balances(
-                ledger_reads.balances(club=club, unit=unit, scope=scope), shown
-            ),
+            "balances": privacy.balances(rows["balances"], shown),
             "own_figures_only": shown is not None,
             "debts": [
                 {
@@ -149,13 +170,7 @@ def club_ledger(request, access):
             ],
             "pending": pending,
             "own": own,
-            "form": PaymentForm(
-                club=club,
-                own_player=own,
-                any_payer=access.is_scorer,
-                units=units,
-                initial={"unit": unit},
-            ),
+            "form": form,
             "may_record": access.is_scorer or own is not None,
         },
     )

@@ -302,6 +302,7 @@ def test_the_sheet_takes_as_many_queries_for_30_hands_as_for_3(scorer, world):
             dealer, opponent = names[state.next[0]], names[state.next[1]]
     first = Hand.objects.filter(session=big).first()
     steps.void_outcome(subject=first, by=world["scorer"], reason="prova")
+    _sheet_queries(scorer, world, small)  # the member's own cached bits (the bell's count) warm
     assert _sheet_queries(scorer, world, small) == _sheet_queries(scorer, world, big)
 
 

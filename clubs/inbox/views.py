@@ -16,7 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs.club_page import Section
+from clubs.club_page import Section, own_part
 from clubs.inbox import services
 from clubs.inbox.models import Notification
 
@@ -56,6 +56,7 @@ def bell(request) -> dict:
     return {"inbox_unread": lambda: services.unread_count(user)}
 
 
+@own_part  # about the user asking: never kept for other members
 def waiting_section(request, access) -> Section | None:
     """``CLUB_PAGE_SECTIONS``: what waits for the visitor in this club."""
     if not request.user.is_authenticated or not access.is_member:

@@ -7,9 +7,9 @@ from django.utils.translation import gettext as _
 
 from circolo.rule_errors import rules_validation_error
 from clubs.models import Club, HouseRuleSet, Player
-from clubs.services import house_rules_for
 from matches.results.models import GameRecord, GameSeat
 from rules.check import check_record
+from rules.house_rules import as_dict, parse_house_rules
 
 
 def names_in(record: dict) -> list[str]:
@@ -40,7 +40,8 @@ def check_game_record(
     if house_rules is not None and (house_rules.club_id != club.pk or house_rules.game != game):
         raise ValidationError({"house_rules": _("These house rules are not this club's.")})
     current = house_rules or club.current_house_rules(game)
-    rules = dict(current.rules) if current else house_rules_for(club=club, game=game)
+    # No version of the club's yet: the game's defaults (asking the club again finds none).
+    rules = dict(current.rules) if current else as_dict(parse_house_rules(game, None))
     checked = {**record, "house_rules": rules}
     exit_code, result = check_record(checked)
     if exit_code != 0:
@@ -49,8 +50,14 @@ def check_game_record(
     return checked, result, current
 
 
-@transaction.atomic
-def record_game(
+def record_game(**fields) -> GameRecord:
+    """Check and store a game record with its seats, in a transaction of its own: see
+    :func:`write_game_record`, whose arguments it takes."""
+    with transaction.atomic():
+        return write_game_record(**fields)
+
+
+def write_game_record(
     *,
     club: Club,
     record: dict,
@@ -68,6 +75,10 @@ def record_game(
     ``players`` maps each name used in the record to one of the club's players. A caller
     that has just checked ``record`` itself (its house rules included) passes the engine's
     ``result`` and the record is stored as it is, without a second check.
+
+    It writes two rows in the caller's transaction (no savepoint of its own: the result
+    cycle's steps store a result's records inside theirs); :func:`record_game` is the same
+    in a transaction of its own.
     """
     if result is None:
         checked, result, current = check_game_record(

@@ -459,21 +459,22 @@ def _new_hand(
 ) -> Hand:
     """The session's next hand (under the session's lock: its number is free)."""
     number = (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1
+    # No savepoint of its own (two queries a hand): it runs in record_hand's transaction,
+    # which a clash here ends.
     try:
-        with transaction.atomic():
-            return Hand.objects.create(
-                session=session,
-                club=session.club,
-                season=session.season,
-                number=number,
-                dealer=dealer,
-                opponent=opponent,
-                played_at=played_at or timezone.now(),
-                out_of_turn=bool(reason),
-                client_key=key,
-                client_key_hash=key_hash if key else "",
-                created_by=by if by.is_authenticated else None,
-            )
+        return Hand.objects.create(
+            session=session,
+            club=session.club,
+            season=session.season,
+            number=number,
+            dealer=dealer,
+            opponent=opponent,
+            played_at=played_at or timezone.now(),
+            out_of_turn=bool(reason),
+            client_key=key,
+            client_key_hash=key_hash if key else "",
+            created_by=by if by.is_authenticated else None,
+        )
     except IntegrityError as error:  # unreachable under the session's lock
         raise Conflict(_("Someone else recorded a hand at the same moment.")) from error
 
@@ -557,7 +558,7 @@ def record_hand(
                 "played": [dealer.pk, opponent.pk],
             },
         )
-    outcome = steps.report_outcome(
+    outcome = steps.report_in_transaction(
         subject=hand, payload=checked.payload, by=by, access=access, checked=as_outcome(checked)
     )
     announce_hand(hand, outcome)

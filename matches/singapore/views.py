@@ -13,6 +13,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+import circolo.public_pages as public_pages
 from circolo.errors import Conflict
 from circolo.once.sent import once_per_form
 from clubs.access import club_page
@@ -120,11 +121,10 @@ def _add_errors(form, error: ValidationError) -> None:
         form.add_error(None, error.messages)
 
 
-@club_page(at_least=Role.MEMBER)
-def table(request, access, session_id):
+def _table_rows(access, session_id) -> dict:
+    """What every member (of one role) sees of a table: kept per club state."""
     session = _session(access, session_id)
     state = services.table_state(session)
-    me = _my_player(request, access.club)
     names = {s.player_id: s.player.display_name for s in state.seats}
     hands = list(with_history(session.hands.order_by("-number"))[:12])
     recent = []
@@ -142,22 +142,37 @@ def table(request, access, session_id):
         )
     seated = {s.player_id for s in state.seats if s.left_at is None}
     can_seat = access.club.players.active().exclude(pk__in=seated).order_by("display_name")
+    return {
+        "session": session,
+        "state": state,
+        "names": names,
+        "seated": seated,
+        "next_dealer": names.get(state.next[0]) if state.next else None,
+        "next_opponent": names.get(state.next[1]) if state.next else None,
+        "can_seat": list(can_seat) if access.is_scorer else [],
+        "recent": recent,
+        "waiting": [r for r in recent if r["status"].is_open],
+    }
+
+
+@club_page(at_least=Role.MEMBER)
+def table(request, access, session_id):
+    rows = public_pages.shared(
+        access.club,
+        ("singapore-table", session_id, access.is_scorer),
+        lambda: _table_rows(access, session_id),
+    )
+    me = _my_player(request, access.club)  # the member's own part: one query
+    session = rows["session"]
     return render(
         request,
         "matches/singapore/table.html",
         {
+            **rows,
             "club": access.club,
             "access": access,
-            "session": session,
-            "state": state,
-            "names": names,
-            "next_dealer": names.get(state.next[0]) if state.next else None,
-            "next_opponent": names.get(state.next[1]) if state.next else None,
             "me": me,
-            "i_sit": me is not None and me.pk in seated,
-            "can_seat": can_seat if access.is_scorer else [],
-            "recent": recent,
-            "waiting": [r for r in recent if r["status"].is_open],
+            "i_sit": me is not None and me.pk in rows["seated"],
             "may_reopen": access.is_admin
             and not session.is_open
             and timezone.now() <= services.reopen_until(session),

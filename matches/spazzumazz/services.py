@@ -13,7 +13,7 @@ from circolo.errors import not_found
 from clubs.models import Club, Player
 from matches.results.adapters import actor
 from matches.results.models import Outcome
-from matches.results.steps import report_outcome
+from matches.results.steps import report_in_transaction
 from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
 
 
@@ -53,9 +53,9 @@ def record_spazzumazz_game(
     SpazzumazzPlace.objects.bulk_create(
         SpazzumazzPlace(game=game, player=player, turn=n) for n, player in enumerate(players)
     )
-    actor(game, by)  # 404 for a club the user may not see, before anything else
+    who = actor(game, by)  # 404 for a club the user may not see, before anything else
     payload = {"record": record} if record is not None else {"finish_order": finish_order}
-    outcome = report_outcome(subject=game, payload=payload, by=by)
+    outcome = report_in_transaction(subject=game, payload=payload, by=by, access=who.access)
     return game, outcome
 
 

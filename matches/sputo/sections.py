@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from clubs.club_page import Section, Tab
+from clubs.club_page import Section, Tab, own_part
 from matches.sputo import reads
 from matches.sputo.models import TournamentStatus
 
@@ -23,8 +23,7 @@ def club_section(request, access) -> Section | None:
             ]
         ).order_by("starts_at")[:5]
     )
-    next_matches = list(reads.next_matches(request.user, club=club)[:3])
-    if not tournaments and not next_matches:
+    if not tournaments:
         return Section(
             slug="tournaments",
             title=_("Sputo tournaments"),
@@ -37,10 +36,25 @@ def club_section(request, access) -> Section | None:
         template="matches/sputo/_club_section.html",
         context={
             "tournaments": tournaments,
-            "next_matches": next_matches,
             "url": reverse("sputo:tournaments", args=[club.slug]),
         },
         order=20,
+    )
+
+
+@own_part
+def next_match(request, access) -> Section | None:
+    """The user's next matches in the club's running tournaments (one query); nothing for a
+    user with none."""
+    next_matches = list(reads.next_matches(request.user, club=access.club)[:3])
+    if not next_matches:
+        return None
+    return Section(
+        slug="next-match",
+        title=_("My next match"),
+        template="matches/sputo/_next_match_section.html",
+        context={"next_matches": next_matches},
+        order=19,
     )
 
 

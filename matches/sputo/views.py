@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+import circolo.public_pages as public_pages
 from circolo.errors import Conflict
 from circolo.once.sent import once_per_form
 from circolo.rule_errors import for_people
@@ -102,38 +103,52 @@ def tournament_create(request, access):
 
 @club_page()
 def tournament_detail(request, access, tournament_id):
-    return _tournament_page(request, access, _tournament(access, tournament_id))
+    rows = public_pages.shared(
+        access.club,
+        ("tournament", tournament_id, access.role),
+        lambda: _tournament_rows(access, _tournament(access, tournament_id)),
+    )
+    return _tournament_page(request, access, rows)
 
 
-def _tournament_page(request, access, tournament, form=None, status: int = 200):
-    """The tournament's page; ``form``: the details' form as sent, with its errors."""
+def _tournament_rows(access, tournament) -> dict:
+    """What everyone of one role sees of a tournament: kept per club state."""
     entrants = list(
         tournament.entrants.select_related("player").order_by("seed", "entered_at", "pk")
     )
-    me = reads.my_player(request.user, access.club)
-    my_entry = next((e for e in entrants if me and e.player_id == me.pk), None)
-    context = {
-        "club": access.club,
-        "access": access,
+    rows = {
         "tournament": tournament,
         "entrants": entrants,
-        "me": me,
-        "my_entry": my_entry,
-        "next_matches": list(reads.next_matches(request.user, tournament=tournament)),
         "moves": [
             (status, TournamentStatus(status).label)
             for status in sorted(services.MOVES[tournament.status])
         ],
-        "refresh": REFRESH_SECONDS,
         "can_cancel": TournamentStatus.CANCELLED in services.MOVES[tournament.status],
     }
     if tournament.is_drawn:
-        context["bracket"] = reads.bracket_of(tournament)
+        rows["bracket"] = reads.bracket_of(tournament)
     if access.is_scorer and tournament.status in services.BEFORE_DRAW:
         entered = {e.player_id for e in entrants}
-        context["addable"] = [
+        rows["addable"] = [
             p for p in access.club.players.active().order_by("display_name") if p.pk not in entered
         ]
+    return rows
+
+
+def _tournament_page(request, access, rows: dict, form=None, status: int = 200):
+    """The tournament's page from its rows (kept, or read anew); ``form``: the details'
+    form as sent, with its errors. The member's own part is read live (two queries)."""
+    tournament = rows["tournament"]
+    me = reads.my_player(request.user, access.club)
+    context = {
+        **rows,
+        "club": access.club,
+        "access": access,
+        "me": me,
+        "my_entry": next((e for e in rows["entrants"] if me and e.player_id == me.pk), None),
+        "next_matches": list(reads.next_matches(request.user, tournament=tournament)),
+        "refresh": REFRESH_SECONDS,
+    }
     if access.is_admin and tournament.is_open_for_changes:
         context["form"] = form or TournamentForm(instance=tournament)
     return render(request, "matches/sputo/tournament.html", context, status=status)
@@ -187,7 +202,9 @@ def tournament_update(request, access, tournament_id):
             else:
                 messages.success(request, _("Tournament saved."))
                 return redirect(tournament)
-        return _tournament_page(request, access, tournament, form=form, status=400)
+        return _tournament_page(
+            request, access, _tournament_rows(access, tournament), form=form, status=400
+        )
     return redirect(tournament)
 
 

@@ -1,0 +1,140 @@
+"""The club night's hot writes on the demo: queries and server time of recording a
+Singapore hand, a Spazz'u'mazz game and a Sputo report through the API, as the demo's
+scorer (in force at once).
+
+    .venv/bin/python benchmarks/hot_writes_bench.py                    (SQLite, in memory)
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/circolo_hot \\
+        .venv/bin/python benchmarks/hot_writes_bench.py --writes 40   (in circolo_hot_bench)
+
+A throwaway database (``benchmarks/singapore_db.py``) gets the demo (``manage.py demo``);
+then each write runs ``--writes`` times in-process (Django's test client: the server's own
+time, no network) and the table gives its queries and its median and p90 milliseconds. The
+statistics and ratings tasks that a write queues run in the worker, not in the request:
+they are left out. Issue 16's targets: at most 20 queries and 25 ms each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+
+from singapore_db import bench_database, vendor
+
+
+def _hand_body(table, rng) -> dict:
+    from matches.singapore import services
+    from rules.bots import singapore as bot
+
+    state = services.table_state(table)
+    dealer, opponent = state.next
+    record = bot.random_record(rng.randrange(10**9))
+    return {
+        "dealer": dealer,
+        "opponent": opponent,
+        "winner": rng.choice(["dealer", "opponent"]),
+        "winner_cards": record["winner"],
+        "loser_cards": record["loser"],
+        "dealer_quotas": 1,
+        "covers": {str(opponent): 1},
+        "side_bets": [],
+    }
+
+
+def _writes(club, rng):
+    """(name, a function giving the next (url, body), or None when the demo has none)."""
+    from matches.models import TableSession, TournamentMatch
+    from matches.sputo.models import TournamentStatus
+
+    table = TableSession.objects.filter(club=club, closed_at=None).order_by("pk").first()
+    players = list(club.players.active().order_by("pk").values_list("pk", flat=True))
+
+    def hand():
+        return f"/api/v1/table-sessions/{table.pk}/hands/", _hand_body(table, rng)
+
+    def game():
+        seated = rng.sample(players, 4)
+        return "/api/v1/spazzumazz-games/", {
+            "club": club.slug,
+            "players": seated,
+            "finish_order": seated[::-1],
+        }
+
+    open_matches = iter(
+        TournamentMatch.objects.filter(
+            tournament__club=club,
+            tournament__status=TournamentStatus.RUNNING,
+            result="",
+            needs_resolution=False,
+            player_a__isnull=False,
+            player_b__isnull=False,
+            outcomes__isnull=True,
+        ).order_by("round", "pk")
+    )
+
+    def report():
+        match = next(open_matches, None)
+        if match is None:
+            return None
+        need = match.best_of // 2 + 1
+        games = [{"winner": match.player_a_id, "cards_left": 3}] * need
+        return f"/api/v1/tournament-matches/{match.pk}/report/", {"games": games}
+
+    return [
+        ("Singapore hand", hand if table is not None else None),
+        ("Spazz'u'mazz game", game),
+        ("Sputo report", report),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--writes", type=int, default=20, help="writes of each kind (20)")
+    args = parser.parse_args()
+    with bench_database():
+        from django.core.management import call_command
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+        from rest_framework.test import APIClient
+
+        import circolo.outbox.relay as relay
+        from clubs.models import Club
+
+        call_command("demo", verbosity=0)
+        # The tasks a write queues (statistics, ratings) are written to the outbox in the
+        # request, and run by the worker: here they are written and not sent.
+        relay.send = lambda task, message: True
+        from django.contrib.auth import get_user_model
+
+        api = APIClient()
+        api.force_authenticate(get_user_model().objects.get(username="demo-scorer"))
+        club = Club.objects.get(slug="la-matta")
+        rng = random.Random(16)
+        print(f"database: {vendor()}; {args.writes} writes of each kind, as demo-scorer")
+        print(f"{'write':<20} {'queries':>8} {'median ms':>10} {'p90 ms':>8}")
+        for name, make in _writes(club, rng):
+            times, counts = [], []
+            for _ in range(args.writes if make else 0):
+                request = make()
+                if request is None:
+                    break
+                url, body = request
+                with CaptureQueriesContext(connection) as queries:
+                    start = time.perf_counter()
+                    response = api.post(url, body, format="json")
+                    times.append((time.perf_counter() - start) * 1000)
+                assert response.status_code == 201, (name, response.status_code, response.data)
+                counts.append(len(queries))
+            if os.environ.get("SHOW_QUERIES"):
+                print(*(q["sql"][:120] for q in queries.captured_queries), sep="\n")
+            if not times:
+                print(f"{name:<20} (none in the demo)")
+                continue
+            p90 = statistics.quantiles(times, n=10)[-1] if len(times) > 1 else times[0]
+            print(f"{name:<20} {max(counts):>8} {statistics.median(times):>10.1f} {p90:>8.1f}")
+
+
+if __name__ == "__main__":
+    main()
