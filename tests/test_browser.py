@@ -148,7 +148,7 @@ def test_an_admin_manages_the_members_on_a_phone(live_server, page, make_user):
     assert "Beppe" in page.inner_text("main")
     assert no_sideways_scrolling(page)
     with page.expect_navigation():
-        page.click("main a:has-text('Cancel')")
+        page.click("#confirm-back")
     assert Player.objects.filter(club=club, display_name="Beppe").exists()
     beppe = page.locator('#guests > li[data-name="Beppe"]')
     beppe.locator("summary").click()

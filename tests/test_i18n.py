@@ -28,7 +28,7 @@ SAME_IN_ITALIAN |= {"URL", "webhook"}
 
 # Translations other tests (and people's habits) rely on.
 FIXED_ITALIAN = {
-    "Tonight at your clubs": "Stasera nei tuoi circoli",
+    "Your clubs": "I tuoi circoli",
     "Seasons": "Stagioni",
     "Guests": "Ospiti",
     "Members": "Membri",

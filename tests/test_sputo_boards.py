@@ -422,6 +422,7 @@ def test_the_providers_take_as_many_queries_for_a_long_history_as_for_a_short_on
         club_services.add_guest(club=club, display_name=n) for n in ("Ugo", "Vera", "Zeno", "Lia")
     ]
     client.force_login(people["admin"])  # a logged-in page: never the whole-page cache
+    client.get("/clubs/")  # the member's own cached bits (the bell's count) warm
     url = f"/clubs/{club.slug}/players/{players[0].pk}/"
     counts = []
     for count in (2, 12):  # two cups, then fourteen (over a page of history)
