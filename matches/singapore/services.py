@@ -479,6 +479,17 @@ def _new_hand(
         raise Conflict(_("Someone else recorded a hand at the same moment.")) from error
 
 
+def _replayed(session: TableSession, key: str, key_hash: str) -> Recorded | None:
+    """The hand an idempotency key recorded already (the same request again), or None; the
+    same key with another request is refused (a 422 naming the key)."""
+    existing = session.hands.filter(client_key=key).first() if key else None
+    if existing is None:
+        return None
+    if existing.client_key_hash and existing.client_key_hash != key_hash:
+        raise key_reused()
+    return Recorded(hand=existing, outcome=None, replayed=True)
+
+
 @transaction.atomic
 def record_hand(
     *,
@@ -516,12 +527,9 @@ def record_hand(
     if not rule.allows(who):
         raise PermissionDenied(rule.refusal(_("record a hand")))
     key = check_key(key)
-    if key:
-        existing = session.hands.filter(client_key=key).first()
-        if existing is not None:
-            if existing.client_key_hash and existing.client_key_hash != key_hash:
-                raise key_reused()
-            return Recorded(hand=existing, outcome=None, replayed=True)
+    replayed = _replayed(session, key, key_hash)
+    if replayed is not None:
+        return replayed
     _require_open(session)
     seats = list(session.seats.select_related("player").order_by("position"))
     _require_playing(seats, dealer=dealer, opponent=opponent)

@@ -1,0 +1,371 @@
+"""The Sputo API's serializers: what tournaments, entrants, results and brackets read and
+answer as (``matches/sputo/api.py`` serves them)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import (
+    extend_schema_field,
+)
+from rest_framework import serializers
+
+from circolo.strict import StrictModelSerializer, StrictSerializer
+from clubs.api import ClubSlugField
+from clubs.models import Season
+from matches.sputo import reads, services
+from matches.sputo.models import (
+    BEST_OF,
+    Entrant,
+    Seeding,
+    Tournament,
+    TournamentStatus,
+    Variant,
+)
+from matches.sputo.payload import KEYS as RESULT_KEYS
+from rules.sputo import LAYOUT_TOTALS, OPTION_NAMES
+
+# --- Serializers -------------------------------------------------------------------------
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+def player_ref(player) -> dict | None:
+    return {"id": player.pk, "name": player.display_name} if player is not None else None
+
+
+class SeasonField(serializers.PrimaryKeyRelatedField):
+    def get_queryset(self):
+        return Season.objects.visible_to(self.context["request"].user)
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {"suit_match": {"type": "boolean"}, "splash": {"type": "boolean"}},
+        "additionalProperties": False,
+    }
+)
+class OptionsField(serializers.JSONField):
+    """Sputo's options (RULES.md): ``{"suit_match": bool, "splash": bool}``, either left out."""
+
+    default_error_messages = {
+        "invalid": gettext_lazy('Options are "suit_match" and "splash", each true or false.')
+    }
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict) or any(
+            name not in OPTION_NAMES or not isinstance(flag, bool) for name, flag in data.items()
+        ):
+            self.fail("invalid")
+        return data
+
+
+# A tournament's status as an admin moves it (the draw starts it; the last result ends it).
+SETTABLE_STATUSES = [
+    TournamentStatus.DRAFT,
+    TournamentStatus.REGISTRATION,
+    TournamentStatus.CHECK_IN,
+    TournamentStatus.CANCELLED,
+]
+
+
+class TournamentSerializer(StrictModelSerializer):
+    club = ClubSlugField()
+    season = SeasonField(required=False, allow_null=True)
+    variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.CLASSIC)
+    options = OptionsField(required=False, help_text=gettext_lazy("Sputo's options."))
+    best_of = serializers.ChoiceField(choices=BEST_OF, default=1)
+    final_best_of = serializers.ChoiceField(
+        choices=BEST_OF,
+        required=False,
+        allow_null=True,
+        help_text=gettext_lazy("The final's own format: 1, 3 or 5 (null: as the other matches)."),
+    )
+    seeding = serializers.ChoiceField(choices=Seeding.choices, default=Seeding.RATING)
+
+    class Meta:
+        model = Tournament
+        # What the services let people set, then what the tournament's life sets.
+        read_only_fields = [
+            "id",
+            "seed",
+            "house_rules",
+            "status",
+            "rounds",
+            "drawn_at",
+            "finished_at",
+            "created_at",
+        ]
+        fields = ["id", "club", *services.EDITABLE, *read_only_fields[1:]]
+
+
+class TournamentUpdateSerializer(TournamentSerializer):
+    """A tournament stays in its club: ``club`` is not read from the body of a PUT or PATCH;
+    ``status`` moves it along its life cycle."""
+
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    status = serializers.ChoiceField(
+        choices=[(s.value, s.label) for s in SETTABLE_STATUSES],
+        required=False,
+        help_text=gettext_lazy(
+            "registration, check_in, back to draft or registration, or cancelled (a move the "
+            "tournament cannot make from where it is: 409). The draw starts a tournament."
+        ),
+    )
+
+    class Meta(TournamentSerializer.Meta):
+        read_only_fields = [f for f in TournamentSerializer.Meta.read_only_fields if f != "status"]
+
+
+class EntrantSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="player.display_name", read_only=True)
+    checked_in = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entrant
+        fields = [
+            "id",
+            "player",
+            "name",
+            "seed",
+            "manual_seed",
+            "checked_in",
+            "checked_in_at",
+            "no_show",
+            "entered_at",
+        ]
+        read_only_fields = fields
+
+    def get_checked_in(self, entrant) -> bool:
+        return entrant.checked_in_at is not None
+
+
+def _player_id(**kwargs) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=2**63 - 1, **kwargs)
+
+
+class PlayerIdSerializer(StrictSerializer):
+    player = _player_id(
+        help_text=gettext_lazy("A player of the club, by id (another id is a 400 naming it).")
+    )
+
+
+class BulkEntrantsSerializer(StrictSerializer):
+    players = serializers.ListField(
+        child=_player_id(),
+        required=False,
+        default=list,
+        max_length=500,
+        help_text=gettext_lazy("Players of the club, by id (the ones ticked as present)."),
+    )
+    names = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        required=False,
+        default=list,
+        max_length=500,
+        help_text=gettext_lazy("Names, one an item: the club's player so named, or a new guest."),
+    )
+
+
+class BulkEntrySerializer(serializers.Serializer):
+    entrants = EntrantSerializer(many=True)
+    new_guests = PlayerRefSerializer(many=True)
+
+
+class RecordField(serializers.DictField):
+    """A full Sputo event log (RULES.md), checked by the rules engine."""
+
+
+class GameSerializer(StrictSerializer):
+    """One game: its winner and the loser's cards left, or its full log."""
+
+    request_schema_extra = {
+        "anyOf": [{"required": ["winner", "cards_left"]}, {"required": ["record"]}]
+    }
+
+    winner = _player_id(required=False, help_text=gettext_lazy("A player's id."))
+    cards_left = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=max(LAYOUT_TOTALS.values()),
+        help_text=gettext_lazy("The loser's cards left in his piles (at most the variant's)."),
+    )
+    record = RecordField(
+        required=False, help_text=gettext_lazy("A full Sputo event log (RULES.md).")
+    )
+
+
+class ResultSerializer(StrictSerializer):
+    """A result: ``games``, or ``walkover``, ``retired`` (with the games so far),
+    ``double_forfeit`` (scorers and admins) or ``awarded`` (admins). Whether it fits the
+    match (its two players, its format, the variant's cards, a log the rules engine accepts)
+    is checked against the match: a 400 naming the field."""
+
+    games = GameSerializer(many=True, required=False, max_length=5)
+    walkover = _player_id(
+        required=False, help_text=gettext_lazy("The player who wins: the other did not come.")
+    )
+    retired = _player_id(
+        required=False, help_text=gettext_lazy("The player who retired during the match.")
+    )
+    double_forfeit = serializers.BooleanField(required=False)
+    awarded = _player_id(required=False)
+
+
+class DisputeSerializer(StrictSerializer):
+    reason = serializers.CharField(max_length=1000)
+
+
+class DecideSerializer(ResultSerializer):
+    uphold = serializers.BooleanField(
+        help_text=gettext_lazy("Uphold the disputed report, or reject it (and give a result).")
+    )
+    note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
+
+    def validate(self, data):
+        if data["uphold"] and any(key in data for key in RESULT_KEYS):
+            raise serializers.ValidationError(
+                {"uphold": [_("Either uphold the report or give a result.")]}
+            )
+        return data
+
+
+class AwardSerializer(StrictSerializer):
+    match = serializers.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        help_text=gettext_lazy("A later match of the bracket this correction resets or re-seats."),
+    )
+    winner = _player_id(help_text=gettext_lazy("One of its two players after the correction."))
+
+
+class CorrectSerializer(ResultSerializer):
+    reason = serializers.CharField(required=False, max_length=1000)
+    preview = serializers.BooleanField(
+        required=False, help_text=gettext_lazy("Answer what would change, and change nothing.")
+    )
+    awards = AwardSerializer(
+        many=True,
+        required=False,
+        max_length=64,
+        help_text=gettext_lazy(
+            "The admin's awards of later matches the correction resets (results set aside) or "
+            "re-seats, in the same step: each to one of its players after the correction, "
+            "round by round (an award seats its winner in the next round). A match that cannot "
+            "be awarded (unchanged by the correction, a player not known): a 400 naming awards."
+        ),
+    )
+
+
+class ResolveSerializer(StrictSerializer):
+    action = serializers.ChoiceField(choices=[("replay", "replay"), ("award", "award")])
+    winner = _player_id(required=False)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=1000)
+
+
+class PendingSerializer(serializers.Serializer):
+    status = serializers.CharField()
+    reported_by = serializers.CharField(allow_null=True)
+    result = serializers.JSONField()
+    note = serializers.CharField()
+
+
+class MatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    tournament = serializers.IntegerField(source="tournament_id")
+    kind = serializers.CharField()
+    round = serializers.IntegerField()
+    round_label = serializers.CharField()
+    position = serializers.IntegerField()
+    best_of = serializers.IntegerField()
+    player_a = serializers.SerializerMethodField()
+    player_b = serializers.SerializerMethodField()
+    bye = serializers.BooleanField()
+    winner = serializers.SerializerMethodField()
+    status = serializers.CharField()
+    result = serializers.CharField()
+    needs_resolution = serializers.BooleanField()
+    games = serializers.SerializerMethodField()
+    pending = serializers.SerializerMethodField()
+
+    def get_player_a(self, match) -> dict | None:
+        return player_ref(match.player_a)
+
+    def get_player_b(self, match) -> dict | None:
+        return player_ref(match.player_b)
+
+    def get_winner(self, match) -> dict | None:
+        return player_ref(match.winner)
+
+    def get_games(self, match) -> list[dict]:
+        outcome = match.outcome_in_force()
+        return outcome.payload.get("games", []) if outcome else []
+
+    def get_pending(self, match) -> dict | None:
+        outcome = getattr(match, "open_outcome", None)
+        if outcome is None:
+            return None
+        by = outcome.reported_by
+        return {
+            "status": outcome.status,
+            "reported_by": by.get_username() if by else None,
+            "result": outcome.payload,
+            "note": outcome.note,
+        }
+
+
+class BracketMatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    position = serializers.IntegerField()
+    player_a = PlayerRefSerializer(allow_null=True)
+    player_b = PlayerRefSerializer(allow_null=True)
+    bye = serializers.BooleanField()
+    winner = PlayerRefSerializer(allow_null=True)
+    status = serializers.CharField()
+    result = serializers.CharField()
+    needs_resolution = serializers.BooleanField()
+
+
+class StandingSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    round_reached = serializers.IntegerField()
+
+
+class BracketSerializer(serializers.Serializer):
+    rounds = serializers.ListField(child=BracketMatchSerializer(many=True))
+    third_place = BracketMatchSerializer(allow_null=True)
+    standings = StandingSerializer(many=True)
+
+
+def bracket_match(match) -> dict:
+    return {
+        "id": match.pk,
+        "round": match.round,
+        "position": match.position,
+        "player_a": player_ref(match.player_a),
+        "player_b": player_ref(match.player_b),
+        "bye": match.bye,
+        "winner": player_ref(match.winner),
+        "status": match.status,
+        "result": match.result,
+        "needs_resolution": match.needs_resolution,
+    }
+
+
+def bracket_json(tournament) -> dict:
+    data = reads.bracket_of(tournament)
+    return {
+        "rounds": [[bracket_match(m) for m in matches] for _label, matches in data.rounds],
+        "third_place": bracket_match(data.third_place) if data.third_place else None,
+        "standings": [
+            {k: row[k] for k in ("place", "player", "name", "round_reached")}
+            for row in data.standings
+        ],
+    }
