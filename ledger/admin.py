@@ -6,7 +6,9 @@ from django.contrib import admin
 from ledger.models import CheckRun, Entry, Erasure, Leg, Payment, Transaction
 
 
-class ReadOnly(admin.ModelAdmin):
+class Untouchable:
+    """Shown as written: never added, changed or deleted from the admin."""
+
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -17,19 +19,14 @@ class ReadOnly(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
-    """Rows of a transaction, shown as they were written: never added, changed or deleted."""
+class ReadOnly(Untouchable, admin.ModelAdmin):
+    pass
+
+
+class ReadOnlyInline(Untouchable, admin.TabularInline):
+    """Rows of a transaction."""
 
     extra = 0
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class EntryInline(ReadOnlyInline):

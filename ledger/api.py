@@ -411,15 +411,7 @@ class PaymentSerializer(StrictModelSerializer):
             "decided_at",
             "transaction",
         ]
-        read_only_fields = [
-            "id",
-            "status",
-            "recorded_by",
-            "recorded_at",
-            "decided_by",
-            "decided_at",
-            "transaction",
-        ]
+        read_only_fields = ["id", *fields[6:]]  # all but what is sent
 
     def to_representation(self, payment):
         data = super().to_representation(payment)
