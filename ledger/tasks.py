@@ -5,7 +5,6 @@ from clubs.inbox.models import Kind
 from clubs.inbox.services import Waiting, sync
 from ledger import check
 from ledger.models import Payment, PaymentStatus
-from ledger.templatetags.ledger import amount
 
 
 @shared_task(name="ledger.check", acks_late=True)
@@ -35,7 +34,8 @@ def payment_inbox(payment_id: int) -> str:
         url = reverse("ledger:club", args=[payment.club.slug]) + f"?unit={payment.unit}"
         data = {
             "who": payment.payer.display_name,
-            "amount": f"{amount(payment.amount_minor, payment.unit)} {payment.unit}",
+            "minor": payment.amount_minor,
+            "unit": payment.unit,
         }
         waiting.append(Waiting(payment.payee.user_id, Kind.CONFIRM_PAYMENT, url, data))
     sync(

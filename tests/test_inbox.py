@@ -206,3 +206,26 @@ def test_an_invitation_mailed_to_someone_with_an_account_waits_in_their_inbox(
     assert kinds(people["admin"]) == []
     committed(lambda: clubs.accept_invitation(token=invitation.token, user=guest_user))
     assert kinds(guest_user) == []
+
+
+def test_a_payments_amount_reads_in_the_readers_language(people, committed):
+    club = people["club"]
+    mia = club.players.get(user=people["member"])
+    sam = club.players.get(user=people["scorer"])
+    committed(
+        lambda: ledger.record_payment(
+            club=club,
+            payer=mia,
+            payee=sam,
+            amount=Decimal("1234.5"),
+            unit="EUR",
+            by=people["member"],
+        )
+    )
+    italian = APIClient(HTTP_ACCEPT_LANGUAGE="it")
+    italian.force_authenticate(people["scorer"])
+    assert "ti ha pagato 1234,50 EUR" in italian.get("/api/v1/notifications/").json()[0]["text"]
+    assert (
+        "paid you 1234.50 EUR"
+        in client_of(people["scorer"]).get("/api/v1/notifications/").json()[0]["text"]
+    )

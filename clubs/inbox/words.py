@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
+from django.utils import formats
 from django.utils.translation import gettext as _
 
 from clubs.inbox.models import Kind, Notification
@@ -11,9 +14,22 @@ SENTENCES = {
     Kind.DECIDE_DISPUTE: lambda d: _("Decide the dispute on %(what)s.") % d,
     Kind.MATCH_READY: lambda d: _("Your match against %(opponent)s is ready: %(what)s.") % d,
     Kind.CHECK_IN: lambda d: _("Check-in is open for %(what)s.") % d,
-    Kind.CONFIRM_PAYMENT: lambda d: _("Confirm that %(who)s paid you %(amount)s.") % d,
+    Kind.CONFIRM_PAYMENT: lambda d: (
+        _("Confirm that %(who)s paid you %(amount)s.") % {**d, "amount": _amount(d)}
+    ),
     Kind.INVITATION: lambda d: _("You are invited to %(what)s.") % d,
 }
+
+
+def _amount(data: dict) -> str:
+    """A payment's amount in the reader's language ("5,00 EUR", "12 points"): ``minor`` and
+    ``unit`` as the ledger keeps them (points are whole, a currency's cents are hundredths)."""
+    if "minor" not in data:
+        return data["amount"]
+    points = data["unit"] == "points"
+    value = Decimal(data["minor"]) if points else Decimal(data["minor"]) / 100
+    number = formats.number_format(value, 0 if points else 2, use_l10n=True)
+    return f"{number} {_('points') if points else data['unit']}"
 
 
 def sentence(notification: Notification) -> str:
