@@ -456,3 +456,15 @@ def test_a_member_may_not_enter_others_in_bulk(api, people, open_tournament):
     )
     assert response.status_code == 403
     assert not open_tournament.entrants.exists()
+
+
+def test_the_bulk_api_with_nobody_named_enters_nobody_and_a_stranger_is_a_404(
+    api, people, open_tournament
+):
+    api.force_authenticate(people["scorer"])
+    url = f"/api/v1/tournaments/{open_tournament.pk}/entrants/bulk/"
+    empty = api.post(url, {}, format="json")
+    assert empty.status_code == 200 and empty.json() == {"entrants": [], "new_guests": []}
+    stranger = api.post(url, {"players": [999999]}, format="json")
+    assert stranger.status_code == 404 and "players" in stranger.json()
+    assert not open_tournament.entrants.exists()

@@ -20,6 +20,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from circolo.errors import not_found
 from circolo.strict import IdFilter, json_parsers
 from clubs.api import ClubAccessMixin
 from clubs.models import Player, Role
@@ -139,7 +140,10 @@ class TournamentViewSet(
         entrant = services.add_entrant(tournament=tournament, player=player, by=request.user)
         return Response(EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=BulkEntrantsSerializer, responses={201: BulkEntrySerializer})
+    @extend_schema(
+        request=BulkEntrantsSerializer,
+        responses={201: BulkEntrySerializer, 200: BulkEntrySerializer},
+    )
     @action(detail=True, methods=["post"], url_path="entrants/bulk")
     def enter_many(self, request, pk=None):
         """Enter many at once (scorers and admins): ``players`` by id and ``names`` (a
@@ -148,18 +152,20 @@ class TournamentViewSet(
         tournament = self.get_object()
         data = BulkEntrantsSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
-        ids = data.validated_data["players"]
+        ids, names = data.validated_data["players"], data.validated_data["names"]
+        if not ids and not names:  # nobody named: nothing to do (the page asks for someone)
+            return Response({"entrants": [], "new_guests": []}, status=status.HTTP_200_OK)
         found = tournament.club.players.active().in_bulk(ids)
         missing = [pk for pk in ids if pk not in found]
-        if missing:
-            raise serializers.ValidationError(
-                {"players": [_("No such player in this club: %(ids)s.") % {"ids": missing}]}
+        if missing:  # as any object a body names that is not there: a 404 naming the field
+            raise not_found(
+                "players", _("No such player in this club: %(ids)s.") % {"ids": missing}
             )
         done = services.add_entrants(
             tournament=tournament,
             by=request.user,
             players=[found[pk] for pk in ids],
-            names=data.validated_data["names"],
+            names=names,
         )
         body = {
             "entrants": EntrantSerializer(done.entrants, many=True).data,
