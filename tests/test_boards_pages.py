@@ -464,3 +464,12 @@ def test_anonymous_visitors_get_the_page_from_the_cache_with_their_own_csrf_toke
     club.is_public = False
     club.save()
     assert Client().get(url).status_code == 404  # the access check runs before the cache
+
+
+def test_a_players_ratings_for_an_empty_or_unknown_game_are_a_400_naming_game(people, api):
+    api.force_authenticate(people["admin"])
+    url = f"/api/v1/players/{people['guest'].pk}/ratings/"
+    assert api.get(url).status_code == 200
+    for game in ("", "scopa"):
+        answer = api.get(url, {"game": game})
+        assert answer.status_code == 400 and "game" in answer.json()

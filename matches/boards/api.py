@@ -214,7 +214,7 @@ class PlayerRatingsView(APIView):
         game = request.query_params.get("game")
         ratings = PlayerRating.objects.filter(player=player).order_by("game")
         changes = RatingChange.objects.filter(player=player).order_by("game", "sequence")
-        if game:
+        if game is not None:  # asked for, even empty: one of the games
             if game not in Game.values:
                 raise serializers.ValidationError({"game": [_("Unknown game.")]})
             ratings, changes = ratings.filter(game=game), changes.filter(game=game)
