@@ -24,13 +24,14 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import exceptions, mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.generics import get_object_or_404
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from circolo.errors import NOT_FOUND
 from circolo.strict import StrictModelSerializer, StrictSerializer
 from clubs import services
-from clubs.access import ClubAccess, access_club, roles_by_club
+from clubs.access import ClubAccess, access_club, access_with_role, role_in_club, roles_by_club
 from clubs.models import CURRENCY_CODES, Club, Game, Invitation, Membership, Player, Role, Season
 from clubs.throttles import INVITATION, over_limit
 from rules.house_rules import RULES_BY_GAME
@@ -209,6 +210,8 @@ class ClubAccessMixin:
 
     model: type | None = None
     create_role: str = Role.ADMIN
+    #: The requesting user's access to the club of the object a write was checked on.
+    club_access: ClubAccess | None = None
 
     def get_queryset(self):
         return self.model.objects.visible_to(self.request.user)
@@ -219,16 +222,35 @@ class ClubAccessMixin:
     def club_of(self, obj) -> Club:
         return obj.club
 
-    def require(self, club: Club, role: str | None) -> ClubAccess:
+    def require(self, club: Club, role: str | None, *, obj=None) -> ClubAccess:
+        """The user's access to ``club`` with at least ``role`` (403 otherwise). ``obj``: a
+        row read by :meth:`get_object` with the user's role in its club, asked no more."""
+        user = self.request.user
         try:
-            return access_club(self.request.user, club, at_least=role)
+            if obj is not None and hasattr(obj, "role_here") and obj.club_id == club.pk:
+                return access_with_role(club, obj.role_here, at_least=role, user_id=user.pk)
+            return access_club(user, club, at_least=role)
         except DjangoPermissionDenied as denied:
             self.permission_denied(self.request, message=str(denied) or None)
 
+    def get_object(self):
+        """DRF's lookup, except that a write reads the user's role in the object's club in
+        the same query (one query less on every write: the club night's hot paths)."""
+        queryset = self.filter_queryset(self.get_queryset())
+        writes = self.request.method not in permissions.SAFE_METHODS
+        if writes and any(f.name == "club" for f in queryset.model._meta.concrete_fields):
+            queryset = queryset.annotate(role_here=role_in_club(self.request.user))
+        lookup = self.lookup_url_kwarg or self.lookup_field
+        obj = get_object_or_404(queryset, **{self.lookup_field: self.kwargs[lookup]})
+        self.check_object_permissions(self.request, obj)
+        return obj
+
     def check_object_permissions(self, request, obj):
+        """A write needs ``role_to_write(obj)``; its access is kept as ``club_access`` for
+        the service that writes (no second check in the same request)."""
         super().check_object_permissions(request, obj)
         if request.method not in permissions.SAFE_METHODS:
-            self.require(self.club_of(obj), self.role_to_write(obj))
+            self.club_access = self.require(self.club_of(obj), self.role_to_write(obj), obj=obj)
 
 
 class ClubFilter(filters.FilterSet):

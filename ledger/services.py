@@ -96,36 +96,35 @@ def _post(
     reverses: Transaction | None = None,
     at: datetime | None = None,
     by=None,
+    new: bool = False,
 ) -> Transaction:
     body = body_of(club.pk, unit, scope, source, kind, reverses.pk if reverses else None, legs)
+    row = Transaction(
+        club=club,
+        unit=unit,
+        scope=scope,
+        source=source,
+        key=key,
+        kind=kind,
+        memo=memo,
+        reverses=reverses,
+        n_entries=len(body.entries),
+        n_legs=len(body.legs),
+        at=at or timezone.now(),
+        created_by=user_or_none(by),
+    )
+    if new:
+        # A key new for certain: no look for it, no savepoint (three queries less); a clash
+        # would be a caller's mistake, and ends its transaction.
+        if not db_transaction.get_connection().in_atomic_block:
+            raise RuntimeError("a posting with a new key needs the caller's transaction")
+        return _write(row, body)
     existing = Transaction.objects.filter(key=key).first()
     if existing is not None:
         return same_or_refuse(existing, body)
     try:
         with db_transaction.atomic():
-            posted = Transaction.objects.create(
-                club=club,
-                unit=unit,
-                scope=scope,
-                source=source,
-                key=key,
-                kind=kind,
-                memo=memo,
-                reverses=reverses,
-                n_entries=len(body.entries),
-                n_legs=len(body.legs),
-                at=at or timezone.now(),
-                created_by=user_or_none(by),
-            )
-            # Entries first: on SQLite the legs are checked against them as the last comes.
-            Entry.objects.bulk_create(
-                Entry(transaction=posted, player_id=player_id, amount_minor=amount)
-                for player_id, amount in body.entries
-            )
-            Leg.objects.bulk_create(
-                Leg(transaction=posted, debtor_id=debtor, creditor_id=creditor, amount_minor=m)
-                for debtor, creditor, m in body.legs
-            )
+            return _write(row, body)
     except IntegrityError:
         # The same key posted at the same moment by another request: on PostgreSQL our
         # INSERT waited for theirs to commit, then hit the unique key. Theirs stands.
@@ -133,7 +132,21 @@ def _post(
         if existing is None:
             raise
         return same_or_refuse(existing, body)
-    return posted
+
+
+def _write(row: Transaction, body) -> Transaction:
+    """A posting's three writes: its row, then its entries, then its legs."""
+    row.save(force_insert=True)
+    # Entries first: on SQLite the legs are checked against them as the last comes.
+    Entry.objects.bulk_create(
+        Entry(transaction=row, player_id=player_id, amount_minor=amount)
+        for player_id, amount in body.entries
+    )
+    Leg.objects.bulk_create(
+        Leg(transaction=row, debtor_id=debtor, creditor_id=creditor, amount_minor=m)
+        for debtor, creditor, m in body.legs
+    )
+    return row
 
 
 def post_transaction(
@@ -148,8 +161,11 @@ def post_transaction(
     source: str = "",
     at: datetime | None = None,
     by=None,
+    new: bool = False,
 ) -> Transaction:
-    """Post one transaction (idempotent on ``key``); see the module's docstring."""
+    """Post one transaction (idempotent on ``key``); see the module's docstring. ``new``:
+    the caller knows the key cannot have been posted yet (made from a row its own
+    transaction just wrote): it is not looked for, and no savepoint guards the insert."""
     unit = validate_unit(unit)
     return _post(
         club=club,
@@ -162,6 +178,7 @@ def post_transaction(
         source=checked_label(source, "source", SOURCE_MAX_LENGTH),
         at=at,
         by=by,
+        new=new,
     )
 
 

@@ -7,6 +7,7 @@ import json
 import uuid
 from collections.abc import Iterable
 
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
@@ -19,6 +20,8 @@ from clubs.webhooks.models import Delivery, Event, PausedBecause, Webhook
 from clubs.webhooks.tasks import deliver_webhooks
 
 MAX_WEBHOOKS_PER_CLUB = 10
+#: How long the cache keeps what a club listens to (every change moves its version anyway).
+LISTENED_FOR = 3600
 
 
 def clean_events(events) -> list[str]:
@@ -50,9 +53,11 @@ def create_webhook(*, club: Club, url: str, events, by=None) -> Webhook:
             raise ValidationError(
                 {"url": _("A club has at most %(n)s webhooks.") % {"n": MAX_WEBHOOKS_PER_CLUB}}
             )
-        return Webhook.objects.create(
+        webhook = Webhook.objects.create(
             club=club, url=url, events=events, created_by=by if getattr(by, "pk", None) else None
         )
+        webhooks_changed(club.pk)
+        return webhook
 
 
 def pause_webhook(*, webhook: Webhook, at=None) -> Webhook:
@@ -60,6 +65,7 @@ def pause_webhook(*, webhook: Webhook, at=None) -> Webhook:
     Webhook.objects.filter(pk=webhook.pk, paused_at__isnull=True).update(
         paused_at=at or timezone.now(), paused_because=PausedBecause.ADMIN
     )
+    webhooks_changed(webhook.club_id)
     webhook.refresh_from_db()
     return webhook
 
@@ -69,6 +75,7 @@ def resume_webhook(*, webhook: Webhook) -> Webhook:
     Webhook.objects.filter(pk=webhook.pk).update(
         paused_at=None, paused_because="", failing_since=None
     )
+    webhooks_changed(webhook.club_id)
     webhook.refresh_from_db()
     return webhook
 
@@ -76,6 +83,7 @@ def resume_webhook(*, webhook: Webhook) -> Webhook:
 def delete_webhook(*, webhook: Webhook) -> None:
     """Forget it and its delivery log."""
     webhook.delete()
+    webhooks_changed(webhook.club_id)
 
 
 def _plain(data: dict) -> dict:
@@ -83,16 +91,47 @@ def _plain(data: dict) -> dict:
     return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
 
 
+def _version_key(club_id: int) -> str:
+    return f"webhooks:version:{club_id}"
+
+
+def webhooks_changed(club_id: int) -> None:
+    """A webhook of the club was made, paused, resumed or deleted: what the cache holds of
+    what the club listens to is forgotten now (this transaction's own reads) and again
+    after the commit (a read that began before it cannot put the old list back: it keeps
+    it under a version nobody asks for any more)."""
+
+    def forget():
+        cache.set(_version_key(club_id), uuid.uuid4().hex, None)
+
+    forget()
+    transaction.on_commit(forget)
+
+
+def listened(club_id: int) -> frozenset[str]:
+    """The events that the club's running webhooks ask for: from the cache (no query on a
+    club night's writes), else from the database (one query), kept under the version
+    :func:`webhooks_changed` moves. A webhook paused for failing (``.delivery``) may still
+    be listed a while: :func:`emit_many` reads the running ones before it writes."""
+    version = cache.get(_version_key(club_id))
+    if version is None:
+        cache.add(_version_key(club_id), uuid.uuid4().hex, None)
+        version = cache.get(_version_key(club_id))
+    key = f"webhooks:events:{club_id}:{version}"
+    found = cache.get(key) if version is not None else None
+    if found is None:
+        rows = Webhook.objects.active().filter(club_id=club_id).values_list("events", flat=True)
+        found = sorted({event for events in rows for event in events})
+        if version is not None:
+            cache.set(key, found, LISTENED_FOR)
+    return frozenset(found)
+
+
 def listens(*, club_id: int, event: str) -> bool:
     """Whether a webhook of the club (not paused) asks for ``event``: a caller whose data
-    costs queries to gather asks first (one query)."""
+    costs queries to gather asks first (:func:`listened`: no query when cached)."""
     Event(event)
-    return any(
-        event in events
-        for events in Webhook.objects.active()
-        .filter(club_id=club_id)
-        .values_list("events", flat=True)
-    )
+    return event in listened(club_id)
 
 
 def emit(*, club_id: int, event: str, data: dict, at=None) -> int:
@@ -109,7 +148,8 @@ def emit_many(*, club_id: int, events: Iterable[tuple[str, dict]], at=None) -> i
     events = list(events)
     for name, _data in events:
         Event(name)  # an unknown event is a mistake in the caller: ValueError
-    if not events:
+    heard = listened(club_id)
+    if not any(name in heard for name, _data in events):
         return 0
     hooks = list(Webhook.objects.active().filter(club_id=club_id).select_related("club"))
     now = at or timezone.now()

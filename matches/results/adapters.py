@@ -104,7 +104,7 @@ ROLES: Mapping[str, Who] = {
 
 def actor(subject: OutcomeSubject, user, access: ClubAccess | None = None) -> Actor:
     """``user`` as an actor on ``subject``: 404 if they may not see its club. ``access``:
-    the caller's own check of ``user`` in the subject's club, made in this transaction."""
+    the caller's own check of ``user`` in the subject's club, made for this request."""
     if access is None or access.club.pk != subject.club_id:
         access = access_club(user, subject.club)
     players = adapter_for(subject).players(subject)
@@ -220,9 +220,12 @@ class GameAdapter:
         previous: Outcome | None,
         by,
         checked: CheckedOutcome | None,
+        fresh: bool = False,
     ) -> None:
         """``outcome`` came into force (``previous``: the one a correction replaced;
-        ``checked``: the check just made of its payload, when the step made one)."""
+        ``checked``: the check just made of its payload, when the step made one;
+        ``fresh``: the subject was made in this transaction, ``outcome`` its first result,
+        with its game records and seats in memory)."""
 
     def voided(self, subject: OutcomeSubject, outcome: Outcome, *, by) -> None:
         """``outcome`` was voided: undo its effects."""

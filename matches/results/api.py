@@ -108,6 +108,7 @@ class ResultSteps:
             reason=data.get("reason", ""),
             note=data.get("note", "") or "",
             uphold=bool(data.get("uphold")),
+            access=getattr(self, "club_access", None),
         )
         code = status.HTTP_201_CREATED if step == "report" else status.HTTP_200_OK
         return self.step_answer(subject, step, code)

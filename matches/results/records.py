@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from circolo.rule_errors import rules_validation_error
 from clubs.models import Club, HouseRuleSet, Player
-from matches.results.models import GameRecord, GameSeat
+from matches.results.models import GameRecord, GameSeat, prime
 from rules.check import check_record
 from rules.house_rules import as_dict, parse_house_rules
 
@@ -105,7 +105,7 @@ def write_game_record(
         outcome=outcome,
         recorded_by=recorded_by,
     )
-    GameSeat.objects.bulk_create(
+    seats = GameSeat.objects.bulk_create(
         GameSeat(
             game_record=game_record,
             player=players[name],
@@ -114,4 +114,5 @@ def write_game_record(
         )
         for name in names_in(record)
     )
-    return game_record
+    # As the seats' ordering reads them back: by place, the places not given last.
+    return prime(game_record, seats=sorted(seats, key=lambda s: (s.place is None, s.place or 0)))

@@ -36,7 +36,14 @@ from circolo.errors import Conflict
 from clubs.access import ClubAccess
 from matches.results.adapters import Actor, CheckedOutcome, actor, adapter_for
 from matches.results.inbox import after_step
-from matches.results.models import OPEN, AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
+from matches.results.models import (
+    OPEN,
+    AuditEntry,
+    Outcome,
+    OutcomeStatus,
+    OutcomeSubject,
+    prime,
+)
 from matches.results.records import write_game_record
 from matches.results.webhooks import announce_result
 
@@ -146,7 +153,7 @@ def _store(
     except IntegrityError as error:
         # The lock on the subject makes this unreachable unless a caller skipped it.
         raise Conflict(_("Someone else recorded a result at the same moment.")) from error
-    for checked_record in checked.records:
+    records = [
         write_game_record(
             club=subject.club,
             record=checked_record.record,
@@ -158,7 +165,9 @@ def _store(
             outcome=outcome,
             result=checked_record.result,
         )
-    return outcome
+        for checked_record in checked.records
+    ]
+    return prime(outcome, game_records=records)
 
 
 def _check(subject, payload: dict, who: Actor, checked: CheckedOutcome | None) -> CheckedOutcome:
@@ -169,9 +178,11 @@ def _check(subject, payload: dict, who: Actor, checked: CheckedOutcome | None) -
     return adapter_for(subject).check(subject, payload, actor=who)
 
 
-def _applied(adapter, subject, outcome: Outcome, *, previous=None, by, checked=None) -> None:
+def _applied(
+    adapter, subject, outcome: Outcome, *, previous=None, by, checked=None, fresh=False
+) -> None:
     """``outcome`` came into force: the game's effects, then the clubs' webhooks told."""
-    adapter.applied(subject, outcome, previous=previous, by=by, checked=checked)
+    adapter.applied(subject, outcome, previous=previous, by=by, checked=checked, fresh=fresh)
     announce_result(adapter, subject, outcome, corrected=previous is not None)
 
 
@@ -189,14 +200,17 @@ def _refuse_if_settled(subject: OutcomeSubject) -> None:
         )
 
 
-def _begin(subject: OutcomeSubject, by, access: ClubAccess | None = None, *, step=None):
-    """The step's adapter, its subject locked and read as the adapter wants it, and the
-    actor; with ``step``, refused first unless the roles table lets the actor take it."""
+def _begin(
+    subject: OutcomeSubject, by, access: ClubAccess | None = None, *, step=None, lock=True
+):
+    """The step's adapter, its subject locked and read as the adapter wants it (``lock``
+    false: as it is), and the actor; with ``step``, refused first unless the roles table
+    lets the actor take it."""
     adapter = adapter_for(subject)
     who = actor(subject, by, access)
     if step is not None:
         require(step, who, subject)
-    return adapter, adapter.lock(subject), who
+    return adapter, adapter.lock(subject) if lock else subject, who
 
 
 @transaction.atomic
@@ -214,24 +228,29 @@ def report_in_transaction(
     at=None,
     access: ClubAccess | None = None,
     checked: CheckedOutcome | None = None,
+    fresh: bool = False,
 ) -> Outcome:
     """:func:`report_outcome` inside the caller's transaction, without a savepoint of its
     own (two queries less), for a service that has just written the subject in its own
     transaction (a hand, a Spazz'u'mazz game): a refusal ends the caller's transaction too.
-    ``access``: the caller's check of ``by`` in the subject's club, if it made one in this
-    transaction; ``checked``: the caller's own check of this payload, if it made one."""
+    ``access``: the caller's check of ``by`` in the subject's club for this request;
+    ``checked``: the caller's own check of this payload, if it made one; ``fresh``: the
+    caller created ``subject`` in this transaction, with what the adapter reads of it in
+    memory: it is not read again (nobody else sees it before the commit) nor asked for
+    earlier results (it has none). Two queries less."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("report_in_transaction needs the caller's transaction")
-    adapter, subject, who = _begin(subject, by, access, step="report")
+    adapter, subject, who = _begin(subject, by, access, step="report", lock=not fresh)
     adapter.ready(subject)
-    _refuse_if_settled(subject)
+    if not fresh:
+        _refuse_if_settled(subject)
     checked = _check(subject, payload, who, checked)
     in_force = adapter.who("decide").allows(who)
     status = OutcomeStatus.CONFIRMED if in_force else OutcomeStatus.REPORTED
     outcome = _store(subject, checked, by=by, status=status, at=at)
     _audit(subject, outcome, action="report", by=by, from_status="", to_status=status)
     if outcome.in_force:
-        _applied(adapter, subject, outcome, by=by, checked=checked)
+        _applied(adapter, subject, outcome, by=by, checked=checked, fresh=fresh)
     return outcome
 
 
@@ -252,9 +271,9 @@ def _reported_by_another(subject, who: Actor, *, step: str, nothing: str, own: s
 
 
 @transaction.atomic
-def confirm_outcome(*, subject: OutcomeSubject, by) -> Outcome:
+def confirm_outcome(*, subject: OutcomeSubject, by, access: ClubAccess | None = None) -> Outcome:
     """Confirm the reported result: another player of the game, a scorer or an admin."""
-    adapter, subject, who = _begin(subject, by)
+    adapter, subject, who = _begin(subject, by, access)
     outcome = _reported_by_another(
         subject,
         who,
@@ -276,10 +295,12 @@ def confirm_outcome(*, subject: OutcomeSubject, by) -> Outcome:
 
 
 @transaction.atomic
-def dispute_outcome(*, subject: OutcomeSubject, by, reason: str) -> Outcome:
+def dispute_outcome(
+    *, subject: OutcomeSubject, by, reason: str, access: ClubAccess | None = None
+) -> Outcome:
     """Dispute the reported result; a scorer or an admin decides."""
     reason = _reason(reason)
-    _adapter, subject, who = _begin(subject, by)
+    _adapter, subject, who = _begin(subject, by, access)
     outcome = _reported_by_another(
         subject,
         who,
@@ -294,9 +315,9 @@ def dispute_outcome(*, subject: OutcomeSubject, by, reason: str) -> Outcome:
 
 
 @transaction.atomic
-def withdraw_outcome(*, subject: OutcomeSubject, by) -> Outcome:
+def withdraw_outcome(*, subject: OutcomeSubject, by, access: ClubAccess | None = None) -> Outcome:
     """The reporter takes back a report nobody has confirmed yet."""
-    _adapter, subject, who = _begin(subject, by)
+    _adapter, subject, who = _begin(subject, by, access)
     outcome = _open(
         subject, states=[OutcomeStatus.REPORTED], nothing=_("There is no report to withdraw.")
     )
@@ -307,11 +328,17 @@ def withdraw_outcome(*, subject: OutcomeSubject, by) -> Outcome:
 
 @transaction.atomic
 def decide_outcome(
-    *, subject: OutcomeSubject, by, uphold: bool, payload: dict | None = None, note: str = ""
+    *,
+    subject: OutcomeSubject,
+    by,
+    uphold: bool,
+    payload: dict | None = None,
+    note: str = "",
+    access: ClubAccess | None = None,
 ) -> Outcome | None:
     """A scorer or an admin decides a dispute: ``uphold`` the reported result, or reject it
     and put ``payload`` (if given) in force instead. Returns the outcome in force, if any."""
-    adapter, subject, who = _begin(subject, by, step="decide")
+    adapter, subject, who = _begin(subject, by, access, step="decide")
     disputed = _open(
         subject, states=[OutcomeStatus.DISPUTED], nothing=_("There is no dispute to decide.")
     )
@@ -351,12 +378,18 @@ def decide_outcome(
 
 @transaction.atomic
 def correct_outcome(
-    *, subject: OutcomeSubject, payload: dict, by, reason: str, step: str = "correct"
+    *,
+    subject: OutcomeSubject,
+    payload: dict,
+    by,
+    reason: str,
+    step: str = "correct",
+    access: ClubAccess | None = None,
 ) -> Outcome:
     """Replace the result in force; the old one is kept as ``superseded``. ``step``: the
     row of the game's roles table that allows it (a game's own step may correct too)."""
     reason = _reason(reason)
-    adapter, subject, who = _begin(subject, by, step=step)
+    adapter, subject, who = _begin(subject, by, access, step=step)
     previous = _open(
         subject,
         states=[OutcomeStatus.CONFIRMED],
@@ -401,11 +434,18 @@ def preview_correct_outcome(*, subject: OutcomeSubject, payload: dict, by) -> di
 
 
 @transaction.atomic
-def void_outcome(*, subject: OutcomeSubject, by, reason: str, step: str = "void") -> Outcome:
+def void_outcome(
+    *,
+    subject: OutcomeSubject,
+    by,
+    reason: str,
+    step: str = "void",
+    access: ClubAccess | None = None,
+) -> Outcome:
     """Void the result in force: the subject has no result any more (history kept).
     ``step``: the row of the game's roles table that allows it."""
     reason = _reason(reason)
-    adapter, subject, _who = _begin(subject, by, step=step)
+    adapter, subject, _who = _begin(subject, by, access, step=step)
     outcome = _open(
         subject, states=[OutcomeStatus.CONFIRMED], nothing=_("There is no result in force to void.")
     )
@@ -492,22 +532,28 @@ def take(
     reason: str = "",
     note: str = "",
     uphold: bool = False,
+    access: ClubAccess | None = None,
 ) -> Outcome | None:
     """Take ``step`` on ``subject`` with what its form or body said: the one dispatch of the
     API's actions and the pages' buttons (``payload`` for report, decide and correct;
-    ``reason`` for dispute, correct and void; ``uphold`` and ``note`` for decide)."""
+    ``reason`` for dispute, correct and void; ``uphold`` and ``note`` for decide).
+    ``access``: the caller's check of ``by`` in the subject's club for this request."""
     if step == "report":
-        return report_outcome(subject=subject, payload=payload or {}, by=by)
+        return report_outcome(subject=subject, payload=payload or {}, by=by, access=access)
     if step == "confirm":
-        return confirm_outcome(subject=subject, by=by)
+        return confirm_outcome(subject=subject, by=by, access=access)
     if step == "dispute":
-        return dispute_outcome(subject=subject, by=by, reason=reason)
+        return dispute_outcome(subject=subject, by=by, reason=reason, access=access)
     if step == "withdraw":
-        return withdraw_outcome(subject=subject, by=by)
+        return withdraw_outcome(subject=subject, by=by, access=access)
     if step == "decide":
-        return decide_outcome(subject=subject, by=by, uphold=uphold, payload=payload, note=note)
+        return decide_outcome(
+            subject=subject, by=by, uphold=uphold, payload=payload, note=note, access=access
+        )
     if step == "correct":
-        return correct_outcome(subject=subject, by=by, payload=payload or {}, reason=reason)
+        return correct_outcome(
+            subject=subject, by=by, payload=payload or {}, reason=reason, access=access
+        )
     if step == "void":
-        return void_outcome(subject=subject, by=by, reason=reason)
+        return void_outcome(subject=subject, by=by, reason=reason, access=access)
     raise ValueError(f"no such step: {step!r}")

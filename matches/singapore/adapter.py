@@ -54,11 +54,13 @@ class SingaporeAdapter(GameAdapter):
     def check(self, subject, payload, *, actor):
         return check_hand_outcome(subject, payload)
 
-    def applied(self, subject, outcome, *, previous, by, checked):
+    def applied(self, subject, outcome, *, previous, by, checked, fresh=False):
         if previous is not None:
             posting.reverse_hand(hand=subject, outcome=previous, by=by)
-        posting.post_hand(hand=subject, outcome=outcome, by=by, checked=checked)
-        tasks.queue_stats(subject)
+        # A hand just recorded: its posting's key is new for certain, and its players are
+        # those of the records just written (nothing to look for).
+        posting.post_hand(hand=subject, outcome=outcome, by=by, checked=checked, new=fresh)
+        tasks.queue_stats(subject, only=outcome if fresh else None)
 
     def voided(self, subject, outcome, *, by):
         posting.reverse_hand(hand=subject, outcome=outcome, by=by)

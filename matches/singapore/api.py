@@ -32,6 +32,7 @@ from clubs.access import access_club
 from clubs.api import ClubAccessMixin
 from clubs.models import Player, Role
 from matches.results.api import result_steps
+from matches.results.models import prime
 from matches.singapore import services
 from matches.singapore.adapter import SingaporeAdapter
 from matches.singapore.hands import with_history
@@ -331,7 +332,10 @@ class TableSessionViewSet(
         return hand
 
     def _sees_money(self, session) -> bool:
-        return access_club(self.request.user, session.club).sees_money()
+        access = self.club_access  # a write's, checked as the table was read
+        if access is None or access.club.pk != session.club_id:
+            access = access_club(self.request.user, session.club)
+        return access.sees_money()
 
     def _hand_response(self, session, hand, code=status.HTTP_200_OK):
         hand = self._hand(session, hand.pk)
@@ -400,8 +404,12 @@ class TableSessionViewSet(
         if recorded.hand is None:
             money = self._sees_money(session)
             return Response(preview_data(session, dealer, opponent, fields, recorded, money=money))
-        code = status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED
-        return self._hand_response(session, recorded.hand, code)
+        if recorded.replayed:
+            return self._hand_response(session, recorded.hand, status.HTTP_200_OK)
+        # The hand as recorded, with its one result: nothing read back.
+        hand = prime(recorded.hand, outcomes=[recorded.outcome])
+        money = self._sees_money(session)
+        return Response(hand_data(hand, money=money), status=status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[HAND_ID], responses=HandSerializer)
     @action(detail=True, methods=["get"], url_path=r"hands/(?P<hand_id>\d+)")

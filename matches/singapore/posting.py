@@ -32,7 +32,12 @@ from matches.singapore.models import Hand, TableSession
 
 
 def version_of(hand: Hand, outcome: Outcome) -> int:
-    """Which of the hand's results in force ``outcome`` is (1 for the first)."""
+    """Which of the hand's results in force ``outcome`` is (1 for the first). A result that
+    replaces none is the first, asked nothing: a hand's later results in force come only
+    by corrections (``matches.results.steps.correct_outcome``), each pointing at the one
+    it replaced (a hand has no report after its first, nor awards)."""
+    if outcome.supersedes_id is None:
+        return 1
     return hand.outcomes.filter(pk__lte=outcome.pk, status__in=APPLIED).count()
 
 
@@ -61,9 +66,10 @@ def entries_of(
 
 
 def post_hand(
-    *, hand: Hand, outcome: Outcome, by, checked: CheckedOutcome | None = None
+    *, hand: Hand, outcome: Outcome, by, checked: CheckedOutcome | None = None, new=False
 ) -> Transaction | None:
-    """Post ``outcome`` (now in force) to the ledger."""
+    """Post ``outcome`` (now in force) to the ledger; ``new``: the hand was recorded in
+    this transaction, so its posting's key cannot be there yet (see the ledger's ``new``)."""
     session = hand.session
     entries = entries_of(hand, outcome, checked)
     if not entries:
@@ -78,6 +84,7 @@ def post_hand(
         source=source_of(hand.pk),
         at=hand.played_at,
         by=by,
+        new=new,
     )
 
 

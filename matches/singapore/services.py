@@ -57,11 +57,13 @@ def _lock(session: TableSession) -> TableSession:
 
 
 def _lock_as(session: TableSession, by, at_least: str | None = Role.MEMBER):
-    """The table locked, and ``by``'s access to its club, in one query."""
+    """The table locked, and ``by``'s access to its club, in one query (with the number of
+    its last hand, for the next one)."""
+    last_number = Hand.objects.filter(session=OuterRef("pk")).order_by("-number")
     locked = (
         TableSession.objects.select_for_update(of=("self",))
-        .select_related("club", "house_rules")
-        .annotate(by_role=role_in_club(by))
+        .select_related("club", "season", "house_rules")
+        .annotate(by_role=role_in_club(by), last_number=Subquery(last_number.values("number")[:1]))
         .get(pk=session.pk)
     )
     return locked, access_with_role(
@@ -302,7 +304,7 @@ class TableState:
 
 def _last_hands(session_ids: list[int]) -> dict[int, rotation.LastHand]:
     """The winner and loser of each session's latest hand whose result counts (in force or
-    waiting for confirmation), in two queries whatever the number of sessions."""
+    waiting for confirmation), in one query whatever the number of sessions."""
     latest = (
         TableSession.objects.filter(pk__in=session_ids)
         .annotate(
@@ -315,18 +317,19 @@ def _last_hands(session_ids: list[int]) -> dict[int, rotation.LastHand]:
         .filter(last_hand__isnull=False)
         .values_list("last_hand", flat=True)
     )
-    rows = Outcome.objects.filter(
+    winner = Outcome.objects.filter(
         content_type=ContentType.objects.get_for_model(Hand),
-        object_id__in=Subquery(latest),
+        object_id=OuterRef("pk"),
         status__in=COUNTED,
-    ).values_list("object_id", "payload__winner")
-    winners = dict(rows)
-    found = {}
-    hands = Hand.objects.filter(pk__in=list(winners)).values_list(
-        "pk", "session_id", "dealer_id", "opponent_id"
+    ).values("payload__winner")[:1]
+    hands = (
+        Hand.objects.filter(pk__in=Subquery(latest))
+        .annotate(winner=Subquery(winner))
+        .values_list("session_id", "dealer_id", "opponent_id", "winner")
     )
-    for pk, session_id, dealer, opponent in hands:
-        if winners[pk] == "dealer":
+    found = {}
+    for session_id, dealer, opponent, won in hands:
+        if won == "dealer":
             found[session_id] = rotation.LastHand(dealer, opponent)
         else:
             found[session_id] = rotation.LastHand(opponent, dealer)
@@ -457,8 +460,13 @@ def _require_playing(seats: list[TableSeat], *, dealer: Player, opponent: Player
 def _new_hand(
     session, by, dealer, opponent, *, played_at, key: str, key_hash: str, reason: str
 ) -> Hand:
-    """The session's next hand (under the session's lock: its number is free)."""
-    number = (session.hands.aggregate(last=Max("number"))["last"] or 0) + 1
+    """The session's next hand (under the session's lock: its number is free; the locking
+    query may have read the last number already, as ``last_number``)."""
+    if hasattr(session, "last_number"):
+        last = session.last_number
+    else:
+        last = session.hands.aggregate(last=Max("number"))["last"]
+    number = (last or 0) + 1
     # No savepoint of its own (two queries a hand): it runs in record_hand's transaction,
     # which a clash here ends.
     try:
@@ -567,7 +575,12 @@ def record_hand(
             },
         )
     outcome = steps.report_in_transaction(
-        subject=hand, payload=checked.payload, by=by, access=access, checked=as_outcome(checked)
+        subject=hand,
+        payload=checked.payload,
+        by=by,
+        access=access,
+        checked=as_outcome(checked),
+        fresh=True,
     )
     announce_hand(hand, outcome)
     return Recorded(hand=hand, outcome=outcome, checked=checked, out_of_turn=bool(reason))

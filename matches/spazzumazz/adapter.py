@@ -5,10 +5,11 @@ marks the club's statistics stale from that game on; a task rebuilds them after 
 
 from __future__ import annotations
 
+from django.db.models import Case, Value, When
 from django.urls import reverse
 
 from matches.results.adapters import GameAdapter, register
-from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
+from matches.spazzumazz.models import SpazzumazzGame
 from matches.spazzumazz.payload import check_result
 from matches.spazzumazz.stats import mark_stale
 from matches.spazzumazz.tasks import update_spazzumazz_stats
@@ -31,12 +32,14 @@ class SpazzumazzAdapter(GameAdapter):
     def check(self, subject, payload, *, actor):
         return check_result(subject, payload)
 
-    def applied(self, subject, outcome, *, previous, by, checked):
+    def applied(self, subject, outcome, *, previous, by, checked, fresh=False):
+        # Every player's place in one query (and on the places in hand of a game just made).
         place_of = {pk: n for n, pk in enumerate(outcome.payload["finish_order"], 1)}
-        places = list(subject.places.all())
-        for place in places:
+        subject.places.update(
+            place=Case(*(When(player_id=pk, then=Value(n)) for pk, n in place_of.items()))
+        )
+        for place in subject.places.all() if fresh else ():
             place.place = place_of[place.player_id]
-        SpazzumazzPlace.objects.bulk_update(places, ["place"])
         self.result_changed(subject)
 
     def voided(self, subject, outcome, *, by):

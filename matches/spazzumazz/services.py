@@ -50,12 +50,16 @@ def record_spazzumazz_game(
         house_rules=club.current_house_rules("spazzumazz"),
         created_by=by if by.is_authenticated else None,
     )
-    SpazzumazzPlace.objects.bulk_create(
-        SpazzumazzPlace(game=game, player=player, turn=n) for n, player in enumerate(players)
+    game.seat(
+        SpazzumazzPlace.objects.bulk_create(
+            SpazzumazzPlace(game=game, player=player, turn=n) for n, player in enumerate(players)
+        )
     )
     who = actor(game, by)  # 404 for a club the user may not see, before anything else
     payload = {"record": record} if record is not None else {"finish_order": finish_order}
-    outcome = report_in_transaction(subject=game, payload=payload, by=by, access=who.access)
+    outcome = report_in_transaction(
+        subject=game, payload=payload, by=by, access=who.access, fresh=True
+    )
     return game, outcome
 
 

@@ -44,7 +44,8 @@ from fractions import Fraction
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, DateTimeField, F, Q, Value, When
+from django.db.models.functions import Least
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -80,16 +81,26 @@ def conservative(mu: float, sigma: float) -> float:
 
 
 def mark_stale(*, club_id: int, since: datetime | None) -> None:
-    """Mark the club's derived rows stale from ``since`` on (None: from the first game)."""
-    SpazzumazzBoard.objects.bulk_create([SpazzumazzBoard(club_id=club_id)], ignore_conflicts=True)
-    # The row lock orders this against a running refresh: it waits, then marks again.
-    board = SpazzumazzBoard.objects.select_for_update().get(club_id=club_id)
-    if board.stale and board.stale_from is None:
+    """Mark the club's derived rows stale from ``since`` on (None: from the first game):
+    one query, the row's first mark aside. Stale already, it stays stale from the earlier
+    of the two (from the first game if so marked). The update waits for the row's lock, so
+    it comes after a running refresh, and marks again."""
+    if since is None:
+        stale_from = Value(None, output_field=DateTimeField())
+    else:
+        stale_from = Case(
+            When(stale=True, stale_from__isnull=True, then=Value(None)),
+            When(stale=True, then=Least(F("stale_from"), Value(since))),
+            default=Value(since),
+            output_field=DateTimeField(),
+        )
+    board = SpazzumazzBoard.objects.filter(club_id=club_id)
+    if board.update(stale=True, stale_from=stale_from):
         return
-    if board.stale and since is not None:
-        since = min(since, board.stale_from)
-    board.stale, board.stale_from = True, since
-    board.save(update_fields=["stale", "stale_from"])
+    SpazzumazzBoard.objects.bulk_create(
+        [SpazzumazzBoard(club_id=club_id, stale=True, stale_from=since)], ignore_conflicts=True
+    )
+    board.update(stale=True, stale_from=stale_from)  # made meanwhile by another: mark it
 
 
 # --- Reading the games -------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from circolo.strict import IdFilter, json_parsers
 from clubs.api import ClubAccessMixin
 from clubs.models import Player, Role
 from matches.results.api import result_steps
+from matches.results.models import OPEN, OutcomeStatus
 from matches.sputo import reads, services
 from matches.sputo.adapter import SputoAdapter
 from matches.sputo.models import (
@@ -285,9 +286,12 @@ class TournamentMatchViewSet(
         return self.step_role(self.action)
 
     def _answer(self, match, code=status.HTTP_200_OK):
-        match = self.get_queryset().get(pk=match.pk)
-        outcome = reads.open_outcomes([match.pk]).get(match.pk)
-        match.open_outcome = outcome
+        # The match as it is now, with its results (two queries).
+        match = self.get_queryset().prefetch_related("outcomes").get(pk=match.pk)
+        found = list(match.outcomes.all())
+        outcome = next((o for o in found if o.status in OPEN), None)
+        match.open_outcome = outcome  # what the serializer shows as pending
+        match.in_force = next((o for o in found if o.status == OutcomeStatus.CONFIRMED), None)
         match.status = reads.match_status(match, outcome.status if outcome else None)
         return Response(MatchSerializer(match).data, status=code)
 

@@ -28,13 +28,24 @@ from matches.sputo.tasks import RATED, update_sputo_ratings
 from matches.sputo.webhooks import announce_finished, announce_ready, ready_seats
 
 
+def _players_read(match: TournamentMatch) -> list:
+    """The match's players already read with it (none asked for)."""
+    fields = (match._meta.get_field(name) for name in ("player_a", "player_b"))
+    found = (f.get_cached_value(match) for f in fields if f.is_cached(match))
+    return [p for p in found if p is not None]
+
+
 def write_changes(changes, matches: dict, *, now) -> set:
-    """Apply :func:`bracket.settle`'s changes to the match objects; the ones changed."""
+    """Apply :func:`bracket.settle`'s changes to the match objects; the ones changed. A
+    player moved keeps the row already read with the bracket (nothing read again)."""
+    seated = {p.pk: p for m in matches.values() for p in _players_read(m)}
     touched = set()
     for change in changes:
         match = matches[change.match]
         touched.add(change.match)
-        if change.what == "seat":
+        if change.what == "seat" and (change.after is None or change.after in seated):
+            setattr(match, f"player_{change.slot}", seated.get(change.after))
+        elif change.what == "seat":
             setattr(match, f"player_{change.slot}_id", change.after)
         elif change.what in ("decide", "award"):
             match.winner_id, match.result = change.after, change.result or bracket.NO_OPPONENT
