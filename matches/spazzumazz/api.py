@@ -25,7 +25,7 @@ from circolo.strict import IdFilter, IdList, StrictSerializer, json_parsers
 from clubs.access import access_club
 from clubs.api import ClubSlugField
 from clubs.models import Game
-from matches.boards.api import SEASON, season_param, visible_player
+from matches.boards.api import SEASON, PlayerNameSerializer, season_param, visible_player
 from matches.results.api import result_steps
 from matches.results.models import OutcomeStatus
 from matches.spazzumazz import boards
@@ -372,15 +372,11 @@ def register(router) -> None:
 # --- The club's idiot statistics -----------------------------------------------------------------
 
 
-class GameNameSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
+class GameNameSerializer(PlayerNameSerializer):
     since = serializers.DateField(help_text=gettext_lazy("When the title last changed hands."))
 
 
-class IdiotRowSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
+class IdiotRowSerializer(PlayerNameSerializer):
     games = serializers.IntegerField()
     idiot = serializers.IntegerField(help_text=gettext_lazy("Times the idiot."))
     idiot_rate = serializers.FloatField()
@@ -418,9 +414,7 @@ class IdiotStatsView(APIView):
 # --- A player's head to head ------------------------------------------------------------
 
 
-class OpponentSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
+class OpponentSerializer(PlayerNameSerializer):
     games = serializers.IntegerField(help_text=gettext_lazy("Games played together."))
     behind = serializers.IntegerField(
         help_text=gettext_lazy("How often this player finished behind the opponent.")
