@@ -45,7 +45,7 @@ from drf_spectacular.plumbing import (
     force_instance,
     get_lib_doc_excludes,
 )
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, relations, serializers
 
 import circolo.strict as strict
@@ -244,4 +244,14 @@ def idempotency_key(description) -> OpenApiParameter:
         {"type": "string", "maxLength": KEY_LENGTH, "pattern": NO_NUL},
         OpenApiParameter.HEADER,
         description=description,
+    )
+
+
+def recorded_once(serializer, *, key, already, **schema):
+    """``extend_schema`` of a create that honours an ``Idempotency-Key`` (``key`` describes
+    it): ``serializer`` answers with a 201, or with a 200 for what was ``already`` recorded."""
+    return extend_schema(
+        parameters=[idempotency_key(key)],
+        responses={201: serializer, 200: OpenApiResponse(serializer, description=already)},
+        **schema,
     )

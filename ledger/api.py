@@ -32,7 +32,6 @@ from django.utils.translation import gettext, gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
     OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
     extend_schema_field,
     inline_serializer,
@@ -42,7 +41,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 import circolo.once.sent as once
-from circolo.schema import idempotency_key
+from circolo.schema import recorded_once
 from circolo.strict import StrictModelSerializer, StrictQuerySerializer, query_data
 from clubs.access import access_club
 from clubs.api import ClubAccessMixin, ClubSlugField
@@ -63,6 +62,12 @@ def amount_json(minor: int, unit: str):
 # refuses places a points payment cannot have); as a JSON integer, a whole amount.
 AMOUNT_PATTERN = r"^(?:[1-9][0-9]{0,9}(?:\.[0-9]{1,2})?|0\.(?:0[1-9]|[1-9][0-9]?))$"
 AMOUNT_MAX = 10**10 - 1  # whole units, within the ledger's bound (ledger.amounts.MAX_MINOR)
+PAYMENT_KEY = gettext_lazy(
+    "Optional: a client's key for this payment, at most 255 characters (longer "
+    "is a 400). Sent again with the same body, it answers the payment already "
+    "recorded (200) instead of recording another; with another body it is a "
+    "422 naming the key, never the earlier payment."
+)
 
 
 @extend_schema_field(
@@ -476,23 +481,8 @@ class PaymentViewSet(
     def role_to_write(self, obj) -> str | None:
         return Role.MEMBER  # who exactly (payee, payer, admin) the services decide
 
-    @extend_schema(
-        parameters=[
-            idempotency_key(
-                gettext_lazy(
-                    "Optional: a client's key for this payment, at most 255 characters (longer "
-                    "is a 400). Sent again with the same body, it answers the payment already "
-                    "recorded (200) instead of recording another; with another body it is a "
-                    "422 naming the key, never the earlier payment."
-                )
-            )
-        ],
-        responses={
-            201: PaymentSerializer,
-            200: OpenApiResponse(
-                PaymentSerializer, description=gettext_lazy("A payment already recorded")
-            ),
-        },
+    @recorded_once(
+        PaymentSerializer, key=PAYMENT_KEY, already=gettext_lazy("A payment already recorded")
     )
     def create(self, request, *args, **kwargs):
         """The payer (or a scorer, an admin) records a payment: pending until the payee or
@@ -500,12 +490,7 @@ class PaymentViewSet(
         key = once.api_key(request)
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        with once.sent_once(
-            scope="ledger.payment",
-            user=request.user,
-            key=key,
-            fingerprint=once.fingerprint(request.data),
-        ) as sent:
+        with once.api_sent_once(request, scope="ledger.payment", key=key) as sent:
             if not sent.before:
                 self.perform_create(serializer)
                 sent.keep(serializer.instance.pk)

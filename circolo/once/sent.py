@@ -1,6 +1,7 @@
 """The write sent once (see the app's docstring): :func:`sent_once` for any key;
 :func:`once_per_form` (a view decorator) and :func:`form_sent_once` for a form's token;
-:func:`api_key` and :func:`fingerprint` for an API's ``Idempotency-Key``."""
+:func:`api_key`, :func:`fingerprint` and :func:`api_sent_once` for an API's
+``Idempotency-Key``."""
 
 from __future__ import annotations
 
@@ -120,6 +121,16 @@ def sent_once(*, scope: str, user, key: str, fingerprint: str = "") -> Iterator[
     if fingerprint and row.fingerprint and row.fingerprint != fingerprint:
         raise key_reused()
     yield Sent(before=row.result)
+
+
+@contextmanager
+def api_sent_once(request, *, scope: str, key: str) -> Iterator[Sent]:
+    """:func:`sent_once` for an API write: ``key`` is the request's :func:`api_key` (read
+    before its body is checked), the fingerprint a hash of its body."""
+    with sent_once(
+        scope=scope, user=request.user, key=key, fingerprint=fingerprint(request.data)
+    ) as sent:
+        yield sent
 
 
 def form_key(request) -> str:

@@ -176,6 +176,13 @@ def visible_player(request, pk) -> Player:
     return get_object_or_404(Player.objects.visible_to(request.user).select_related("club"), pk=pk)
 
 
+# The start of a row about one player in the games' answers: its id and its name (a comment,
+# not a docstring: the schema would give it to every serializer built on this one).
+class PlayerNameSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+
+
 class RatingPointSerializer(serializers.Serializer):
     sequence = serializers.IntegerField()
     at = serializers.DateTimeField()

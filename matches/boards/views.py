@@ -57,6 +57,13 @@ def _params(**values) -> QueryDict:
     return params
 
 
+def _key(page: str, club, *shown, money: bool) -> str:
+    """The cache key of a page's sections: the club's board version and the language, what
+    the page shows, and whether money is seen (with and without are two entries)."""
+    parts = (page, club.pk, boards.version(club.pk), translation.get_language(), *shown)
+    return ":".join(str(part) for part in (*parts, "money" if money else "no-money"))
+
+
 def _cached(key: str, build) -> str:
     """HTML our own templates rendered (and escaped), from the cache or built now."""
     found = cache.get(key)
@@ -79,20 +86,15 @@ def leaderboards(request, access):
     descending = request.GET.get("dir") != "asc"
     everyone = request.GET.get("all", "")[:20]  # the game whose every row is shown
     money = access.sees_money()
-    key = ":".join(
-        str(part)
-        for part in (
-            "boards:leaderboards",
-            club.pk,
-            boards.version(club.pk),
-            translation.get_language(),
-            season.pk if season else "all",
-            "house" if min_games is None else min_games,
-            sort[:60],
-            descending,
-            everyone,
-            "money" if money else "no-money",
-        )
+    key = _key(
+        "boards:leaderboards",
+        club,
+        season.pk if season else "all",
+        "house" if min_games is None else min_games,
+        sort[:60],
+        descending,
+        everyone,
+        money=money,
     )
 
     def build() -> str:
@@ -162,19 +164,14 @@ def player_page(request, access, player_id: int):
     only = request.GET.get("game", "")
     page = _int(request, "page", 1)
     money = access.sees_money(player)
-    key = ":".join(
-        str(part)
-        for part in (
-            "boards:player",
-            club.pk,
-            boards.version(club.pk),
-            translation.get_language(),
-            player.pk,
-            season.pk if season else "all",
-            only[:20],
-            page,
-            "money" if money else "no-money",
-        )
+    key = _key(
+        "boards:player",
+        club,
+        player.pk,
+        season.pk if season else "all",
+        only[:20],
+        page,
+        money=money,
     )
 
     def build() -> str:

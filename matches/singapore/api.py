@@ -16,7 +16,6 @@ from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
     OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
 )
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -26,7 +25,7 @@ from rest_framework.response import Response
 
 import circolo.once.sent as once
 from circolo.errors import not_found
-from circolo.schema import idempotency_key
+from circolo.schema import recorded_once
 from circolo.strict import IdFilter, json_parsers, parsers_of
 from clubs.access import access_club
 from clubs.api import ClubAccessMixin
@@ -79,6 +78,12 @@ PLAYER_ID = OpenApiParameter("player_id", int, OpenApiParameter.PATH)
 # The table is closed, a seat taken or left, a hand out of turn, the wrong moment in the
 # result cycle.
 CONFLICTS = {409}
+HAND_KEY = gettext_lazy(
+    "Optional: a client's key for this hand, at most 255 characters (longer is "
+    "a 400). Sent again with the same body, it answers the hand already "
+    "recorded (200) instead of recording another; with another body it is a "
+    "422 naming the key, never the earlier hand."
+)
 
 
 HandSteps = result_steps(
@@ -346,25 +351,12 @@ class TableSessionViewSet(
         responses=HandSerializer(many=True),
         description=_("The table's hands in order."),
     )
-    @extend_schema(
+    @recorded_once(
+        HandSerializer,
         methods=["POST"],
         request=HandCreateSerializer,
-        parameters=[
-            idempotency_key(
-                gettext_lazy(
-                    "Optional: a client's key for this hand, at most 255 characters (longer is "
-                    "a 400). Sent again with the same body, it answers the hand already "
-                    "recorded (200) instead of recording another; with another body it is a "
-                    "422 naming the key, never the earlier hand."
-                )
-            )
-        ],
-        responses={
-            201: HandSerializer,
-            200: OpenApiResponse(
-                HandSerializer, description=gettext_lazy("A preview, or a hand already recorded")
-            ),
-        },
+        key=HAND_KEY,
+        already=gettext_lazy("A preview, or a hand already recorded"),
     )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def hands(self, request, pk=None):

@@ -131,20 +131,10 @@ class HandForm(forms.Form):
             )
         everyone = [("", "—")] + [(p.pk, p.display_name) for p in self.people]
         for n in range(SIDE_BETS):
-            self.fields[f"bet_{n}_winner"] = forms.TypedChoiceField(
-                label=_("Backs the winner"),
-                choices=everyone,
-                coerce=int,
-                required=False,
-                empty_value=None,
-            )
-            self.fields[f"bet_{n}_loser"] = forms.TypedChoiceField(
-                label=_("Backs the loser"),
-                choices=everyone,
-                coerce=int,
-                required=False,
-                empty_value=None,
-            )
+            for side, label in (("winner", _("Backs the winner")), ("loser", _("Backs the loser"))):
+                self.fields[f"bet_{n}_{side}"] = forms.TypedChoiceField(
+                    label=label, choices=everyone, coerce=int, required=False, empty_value=None
+                )
             self.fields[f"bet_{n}_quotas"] = forms.IntegerField(
                 label=_("Quotas"), required=False, min_value=1
             )

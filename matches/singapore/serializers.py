@@ -15,6 +15,7 @@ from rest_framework import serializers
 
 from circolo.strict import IdList, StrictSerializer
 from clubs.api import ClubSlugField
+from matches.boards.api import PlayerNameSerializer
 from matches.singapore import services
 from matches.singapore.hands import current_outcome, views_of
 from matches.singapore.models import Hand, TableSession
@@ -35,9 +36,7 @@ class TablePairSerializer(serializers.Serializer):
     opponent = serializers.IntegerField()
 
 
-class TableSeatSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
+class TableSeatSerializer(PlayerNameSerializer):
     position = serializers.IntegerField()
     sitting_out = serializers.BooleanField()
     left = serializers.BooleanField()

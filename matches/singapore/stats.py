@@ -40,6 +40,14 @@ CLOSING_FIELDS = {
 }
 
 
+def _in_seasons(season_ids) -> Q:
+    """In one of ``season_ids``, where None stands for no season."""
+    where = Q(season__in=[s for s in season_ids if s is not None])
+    if None in season_ids:
+        where |= Q(season__isnull=True)
+    return where
+
+
 def _records(club: Club, player_ids, season_ids):
     records = GameRecord.objects.in_force().filter(club=club, game="singapore")
     if player_ids is not None:
@@ -47,11 +55,7 @@ def _records(club: Club, player_ids, season_ids):
             pk__in=GameSeat.objects.filter(player__in=player_ids).values("game_record")
         )
     if season_ids is not None:
-        seasons = [s for s in season_ids if s is not None]
-        where = Q(season__in=seasons)
-        if None in season_ids:
-            where |= Q(season__isnull=True)
-        records = records.filter(where)
+        records = records.filter(_in_seasons(season_ids))
     return records.order_by("played_at", "pk").values_list(
         "pk",
         "season_id",
@@ -156,11 +160,7 @@ def rebuild(club_id: int, *, player_ids=None, season_ids=None) -> int:
     if player_ids is not None:
         old = old.filter(player__in=player_ids)
     if season_ids is not None:
-        seasons = [s for s in season_ids if s is not None]
-        where = Q(season__in=seasons)
-        if None in season_ids:
-            where |= Q(season__isnull=True)
-        old = old.filter(where)
+        old = old.filter(_in_seasons(season_ids))
     old.delete()
     rows = compute(club, player_ids=player_ids, season_ids=season_ids)
     SingaporeStats.objects.bulk_create(rows, batch_size=1000)

@@ -12,7 +12,7 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -20,12 +20,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import circolo.once.sent as once
-from circolo.schema import idempotency_key
+from circolo.schema import recorded_once
 from circolo.strict import IdFilter, IdList, StrictSerializer, json_parsers
 from clubs.access import access_club
 from clubs.api import ClubSlugField
 from clubs.models import Game
-from matches.boards.api import SEASON, season_param, visible_player
+from matches.boards.api import SEASON, PlayerNameSerializer, season_param, visible_player
 from matches.results.api import result_steps
 from matches.results.models import OutcomeStatus, prime
 from matches.spazzumazz import boards
@@ -43,6 +43,12 @@ from matches.spazzumazz.services import (
 MAX_PLAYERS = 20  # at one table
 
 OUTCOMES_SHOWN = (OutcomeStatus.CONFIRMED, OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED)
+GAME_KEY = gettext_lazy(
+    "Optional: a client's key for this game, at most 255 characters (longer is "
+    "a 400). Sent again with the same body, it answers the game already "
+    "recorded (200) instead of recording another; with another body it is a "
+    "422 naming the key, never the earlier game."
+)
 
 
 class SpazzumazzGameSerializer(serializers.ModelSerializer):
@@ -291,24 +297,11 @@ class SpazzumazzGameViewSet(
         game = self.get_queryset().get(pk=game.pk)
         return Response(self.get_serializer(game).data, status=code)
 
-    @extend_schema(
+    @recorded_once(
+        SpazzumazzGameSerializer,
         request=SpazzumazzGameCreateSerializer,
-        parameters=[
-            idempotency_key(
-                gettext_lazy(
-                    "Optional: a client's key for this game, at most 255 characters (longer is "
-                    "a 400). Sent again with the same body, it answers the game already "
-                    "recorded (200) instead of recording another; with another body it is a "
-                    "422 naming the key, never the earlier game."
-                )
-            )
-        ],
-        responses={
-            201: SpazzumazzGameSerializer,
-            200: OpenApiResponse(
-                SpazzumazzGameSerializer, description=gettext_lazy("A game already recorded")
-            ),
-        },
+        key=GAME_KEY,
+        already=gettext_lazy("A game already recorded"),
     )
     def create(self, request, *args, **kwargs):
         """Record a game and its result (finishing order, or the full turn log). An
@@ -318,12 +311,7 @@ class SpazzumazzGameViewSet(
         data.is_valid(raise_exception=True)
         values = data.validated_data
         club = values["club"]
-        with once.sent_once(
-            scope="spazzumazz.game",
-            user=request.user,
-            key=key,
-            fingerprint=once.fingerprint(request.data),
-        ) as sent:
+        with once.api_sent_once(request, scope="spazzumazz.game", key=key) as sent:
             if not sent.before:
                 game, outcome = record_spazzumazz_game(
                     club=club,
@@ -386,15 +374,11 @@ def register(router) -> None:
 # --- The club's idiot statistics -----------------------------------------------------------------
 
 
-class GameNameSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
+class GameNameSerializer(PlayerNameSerializer):
     since = serializers.DateField(help_text=gettext_lazy("When the title last changed hands."))
 
 
-class IdiotRowSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
+class IdiotRowSerializer(PlayerNameSerializer):
     games = serializers.IntegerField()
     idiot = serializers.IntegerField(help_text=gettext_lazy("Times the idiot."))
     idiot_rate = serializers.FloatField()
@@ -432,9 +416,7 @@ class IdiotStatsView(APIView):
 # --- A player's head to head ------------------------------------------------------------
 
 
-class OpponentSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
+class OpponentSerializer(PlayerNameSerializer):
     games = serializers.IntegerField(help_text=gettext_lazy("Games played together."))
     behind = serializers.IntegerField(
         help_text=gettext_lazy("How often this player finished behind the opponent.")

@@ -309,18 +309,24 @@ def games_of_night(club: Club, day):
     )
 
 
+def night_rows(games) -> tuple[list[dict], list[tuple[str, int]]]:
+    """Each game's row (its finishing order and its idiot), and how often each player was
+    the idiot (by name, the most often first); the games' places prefetched."""
+    idiots: dict[str, int] = {}
+    rows = []
+    for game in games:
+        order = [place.player for place in game.places.all()]
+        idiots[order[-1].display_name] = idiots.get(order[-1].display_name, 0) + 1
+        rows.append({"game": game, "order": order, "idiot": order[-1]})
+    return rows, sorted(idiots.items(), key=lambda item: (-item[1], item[0]))
+
+
 def club_night_section(club: Club, *, day):
     """``CLUB_NIGHT_SECTIONS``: the night's games and who was the idiot."""
     games = list(games_of_night(club, day).order_by("played_at", "pk"))
     if not games:
         return None
-    idiots: dict[str, int] = {}
-    rows = []
-    for game in games:
-        order = [p.player for p in game.places.all()]
-        idiots[order[-1].display_name] = idiots.get(order[-1].display_name, 0) + 1
-        rows.append({"game": game, "order": order, "idiot": order[-1]})
-    tally = sorted(idiots.items(), key=lambda item: (-item[1], item[0]))
+    rows, tally = night_rows(games)
     return ReportSection(
         game=GAME,
         title="Spazz'u'mazz",

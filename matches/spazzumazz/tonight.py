@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from matches.boards import night_bounds
 from matches.boards.tonight import Pane, Tick
 from matches.results.models import Outcome, OutcomeStatus
-from matches.spazzumazz.boards import game_title, games_of_night
+from matches.spazzumazz.boards import game_title, games_of_night, night_rows
 from matches.spazzumazz.models import SpazzumazzTitle
 
 SHOWN = 8
@@ -26,12 +26,7 @@ def tonight_pane(club, *, night, sees_money: bool) -> Pane | None:
     )
     if not games and title is None:
         return None
-    tally: dict[str, int] = {}
-    rows = []
-    for game in games:
-        order = [place.player for place in game.places.all()]
-        tally[order[-1].display_name] = tally.get(order[-1].display_name, 0) + 1
-        rows.append({"game": game, "order": order, "idiot": order[-1]})
+    rows, tally = night_rows(games)
     confirmed = set(
         Outcome.objects.filter(
             club=club,
@@ -49,7 +44,7 @@ def tonight_pane(club, *, night, sees_money: bool) -> Pane | None:
         context={
             "games": rows[:SHOWN],
             "more": max(0, len(rows) - SHOWN),
-            "tally": sorted(tally.items(), key=lambda item: (-item[1], item[0])),
+            "tally": tally,
             "name": name,
             "changed_tonight": changed_tonight,
         },

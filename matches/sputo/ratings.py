@@ -57,6 +57,15 @@ class Rating:
     def provisional(self) -> bool:
         return self.games < PROVISIONAL_BELOW
 
+    def figures(self) -> dict[str, float]:
+        """The figures a rating row keeps (``RatingChange``, ``PlayerRating``)."""
+        return {
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "volatility": self.volatility,
+            "display": self.display,
+        }
+
 
 @dataclass(frozen=True)
 class RatedMatch:

@@ -82,10 +82,7 @@ def recompute(club_id: int, *, rated: list[RatedMatch], start: int) -> int:
                     outcome_id=match.outcome,
                     sequence=sequence,
                     at=match.at,
-                    mu=new.mu,
-                    sigma=new.sigma,
-                    volatility=new.volatility,
-                    display=new.display,
+                    **new.figures(),
                     delta=new.display - old.display if player in ratings else 0.0,
                 )
             )
@@ -100,10 +97,7 @@ def recompute(club_id: int, *, rated: list[RatedMatch], start: int) -> int:
                 club_id=club_id,
                 player_id=player,
                 game=GAME,
-                mu=r.mu,
-                sigma=r.sigma,
-                volatility=r.volatility,
-                display=r.display,
+                **r.figures(),
                 games=r.games,
                 provisional=r.provisional,
             )

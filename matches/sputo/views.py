@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 import circolo.public_pages as public_pages
@@ -216,38 +217,31 @@ def _player_from_post(request, access) -> Player | None:
     return access.club.players.active().filter(pk=pk).first()
 
 
-def _for_a_player(request, access, tournament_id, service, done: str):
-    """Enter or check in the player the form names (``service(tournament=, player=, by=)``);
-    ``done``: the message, with the player's ``%(name)s``."""
-    tournament = _tournament(access, tournament_id)
-    player = _player_from_post(request, access)
-    if player is None:
-        messages.error(request, _("Choose a player of this club."))
-    else:
-        _act(
-            request,
-            lambda: service(tournament=tournament, player=player, by=request.user),
-            done % {"name": player.display_name},
-        )
-    return redirect(tournament)
+def _for_a_player(service, done):
+    """The view that enters or checks in the player the form names (a member's POST:
+    ``service(tournament=, player=, by=)``); ``done``: the message, with ``%(name)s``."""
+
+    @require_POST
+    @club_page(at_least=Role.MEMBER)
+    @once_per_form
+    def view(request, access, tournament_id):
+        tournament = _tournament(access, tournament_id)
+        player = _player_from_post(request, access)
+        if player is None:
+            messages.error(request, _("Choose a player of this club."))
+        else:
+            _act(
+                request,
+                lambda: service(tournament=tournament, player=player, by=request.user),
+                done % {"name": player.display_name},
+            )
+        return redirect(tournament)
+
+    return view
 
 
-@require_POST
-@club_page(at_least=Role.MEMBER)
-@once_per_form
-def enter(request, access, tournament_id):
-    return _for_a_player(
-        request, access, tournament_id, services.add_entrant, _("%(name)s is entered.")
-    )
-
-
-@require_POST
-@club_page(at_least=Role.MEMBER)
-@once_per_form
-def check_in(request, access, tournament_id):
-    return _for_a_player(
-        request, access, tournament_id, services.check_in, _("%(name)s is checked in.")
-    )
+enter = _for_a_player(services.add_entrant, gettext_lazy("%(name)s is entered."))
+check_in = _for_a_player(services.check_in, gettext_lazy("%(name)s is checked in."))
 
 
 @require_POST

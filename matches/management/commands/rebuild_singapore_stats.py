@@ -3,26 +3,16 @@
 The same computation as the tasks run after each hand; the rows come out the same.
 """
 
-from django.core.management.base import BaseCommand, CommandError
-
-from clubs.models import Club
+from clubs.management.club_command import ClubCommand
 from matches.singapore.stats import rebuild
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Rebuild every Singapore statistics row from the hands in force."
 
-    def add_arguments(self, parser):
-        parser.add_argument("--club", help="only this club (slug)")
-
     def handle(self, *args, club=None, **options):
-        clubs = Club.objects.all()
-        if club:
-            clubs = clubs.filter(slug=club)
-            if not clubs.exists():
-                raise CommandError(f"no club {club!r}")
         total = 0
-        for found in clubs.order_by("pk"):
+        for found in self.clubs(club):
             rows = rebuild(found.pk)
             total += rows
             if rows and options["verbosity"] > 1:

@@ -5,25 +5,15 @@ same order and with the same function as the task that keeps them up to date, so
 numbers are the same.
 """
 
-from django.core.management.base import BaseCommand, CommandError
-
-from clubs.models import Club
+from clubs.management.club_command import ClubCommand
 from matches.sputo.tasks import recompute_from_scratch
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Recompute the Sputo (Glicko-2) ratings of every club, or of one, from scratch."
 
-    def add_arguments(self, parser):
-        parser.add_argument("--club", help="a club's slug (default: every club)")
-
     def handle(self, *args, club=None, **options):
-        clubs = Club.objects.all()
-        if club:
-            clubs = clubs.filter(slug=club)
-            if not clubs.exists():
-                raise CommandError(f"No club with the slug {club!r}.")
-        for one in clubs.order_by("pk"):
+        for one in self.clubs(club):
             rated = recompute_from_scratch(one.pk)
             if rated:
                 self.stdout.write(f"{one.slug}: {rated} rated matches")
