@@ -7,16 +7,8 @@ Date inputs (``<input type=date>``) send and need ISO dates: ISO is read first, 
 Italian ways of typing one.
 """
 
-from circolo.formats.common import (  # noqa: F401 (Django reads them from here)
-    DATE_FORMAT,
-    DATETIME_FORMAT,
-    FIRST_DAY_OF_WEEK,
-    ISO_DATETIME_INPUT_FORMATS,
-    MONTH_DAY_FORMAT,
-    NUMBER_GROUPING,
-    TIME_FORMAT,
-    YEAR_MONTH_FORMAT,
-)
+from circolo.formats.common import *  # noqa: F403 (Django reads the shared formats from here)
+from circolo.formats.common import ISO_DATETIME_INPUT_FORMATS
 
 SHORT_DATE_FORMAT = "d/m/Y"  # 04/12/2026
 SHORT_DATETIME_FORMAT = "d/m/Y H:i"  # 04/12/2026 21:30
