@@ -14,6 +14,24 @@ from clubs.models import (
 )
 
 
+class Unchangeable:
+    """Records written by the services (or by the API only): read here, never added or
+    changed from the admin; deleting stays open. The apps above use it too."""
+
+    def has_add_permission(self, request, obj=None):  # obj: an inline's parent
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class Untouchable(Unchangeable):
+    """Shown as written: never added, changed or deleted from the admin."""
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 0
@@ -57,21 +75,12 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 @admin.register(HouseRuleSet)
-class HouseRuleSetAdmin(admin.ModelAdmin):
+class HouseRuleSetAdmin(Untouchable, admin.ModelAdmin):
     """Versions are history: they are read here, and added through the club settings page."""
 
     list_display = ["club", "game", "version", "created_by", "created_at"]
     list_filter = ["game", "club"]
     readonly_fields = ["club", "game", "version", "rules", "created_by", "created_at"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Invitation)
@@ -106,7 +115,7 @@ if admin.site.is_registered(KnoxAuthToken):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(Unchangeable, admin.ModelAdmin):
     """API tokens are issued by the API only (their secret is shown once); an admin can see
     and revoke them."""
 
@@ -114,9 +123,3 @@ class ApiTokenAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "device"]
     readonly_fields = ["user", "token_key", "device", "created", "last_used", "expiry"]
     fields = readonly_fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False

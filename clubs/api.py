@@ -54,18 +54,7 @@ class ClubSerializer(StrictModelSerializer):
 
     class Meta:
         model = Club
-        fields = [
-            "slug",
-            "name",
-            "city",
-            "is_public",
-            "members_see_money",
-            "point_value",
-            "currency",
-            "language",
-            "created_at",
-            "my_role",
-        ]
+        fields = ["slug", *services.CLUB_SETTINGS, "created_at", "my_role"]
         read_only_fields = ["slug", "created_at", "my_role"]
 
     def get_my_role(self, club) -> str | None:
@@ -210,11 +199,19 @@ class ClubAccessMixin:
 
     model: type | None = None
     create_role: str = Role.ADMIN
+    related: tuple[str, ...] = ()  # fetched with each row (``select_related``)
+    update_serializer_class: type | None = None  # PUT's and PATCH's, where not POST's
     #: The requesting user's access to the club of the object a write was checked on.
     club_access: ClubAccess | None = None
 
     def get_queryset(self):
-        return self.model.objects.visible_to(self.request.user)
+        visible = self.model.objects.visible_to(self.request.user)
+        return visible.select_related(*self.related) if self.related else visible
+
+    def get_serializer_class(self):
+        if self.update_serializer_class and self.action in {"update", "partial_update"}:
+            return self.update_serializer_class
+        return super().get_serializer_class()
 
     def role_to_write(self, obj) -> str | None:
         return Role.ADMIN
@@ -251,6 +248,32 @@ class ClubAccessMixin:
         super().check_object_permissions(request, obj)
         if request.method not in permissions.SAFE_METHODS:
             self.club_access = self.require(self.club_of(obj), self.role_to_write(obj), obj=obj)
+
+
+class AddChangeViewSet(
+    ClubAccessMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Rows of a club that are added and changed but never deleted (its players, its
+    tournaments)."""
+
+
+class AddRemoveViewSet(
+    ClubAccessMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Rows of a club that its admins add and remove but never change (its invitations, its
+    webhooks), for signed-in users only."""
+
+    permission_classes = [permissions.IsAuthenticated]
 
 
 class ClubFilter(filters.FilterSet):
@@ -434,32 +457,22 @@ class ClubViewSet(ClubAccessMixin, viewsets.ModelViewSet):
     house_rules_spazzumazz = house_rules_action(Game.SPAZZUMAZZ)
 
 
-class PlayerViewSet(
-    ClubAccessMixin,
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    mixins.CreateModelMixin,
-    mixins.UpdateModelMixin,
-    viewsets.GenericViewSet,
-):
+class PlayerViewSet(AddChangeViewSet):
     """Players of the clubs you can see. Scorers add guests; admins rename and merge."""
 
     model = Player
     create_role = Role.SCORER
     queryset = Player.objects.none()  # the schema's model; get_queryset filters
     serializer_class = PlayerSerializer
+    update_serializer_class = PlayerUpdateSerializer
+    related = ("club", "user")
     filterset_fields = {"club__slug": ["exact"], "user": ["isnull"]}
     search_fields = ["display_name"]
     ordering_fields = ["display_name", "created_at"]
     api_errors = {"create": {409}, "update": {409}, "partial_update": {409}, "merge": {409}}
 
     def get_queryset(self):
-        return super().get_queryset().active().select_related("club", "user")
-
-    def get_serializer_class(self):
-        if self.action in {"update", "partial_update"}:
-            return PlayerUpdateSerializer
-        return PlayerSerializer
+        return super().get_queryset().active()
 
     def perform_create(self, serializer):
         club = serializer.validated_data["club"]
@@ -506,11 +519,9 @@ class MembershipViewSet(
     permission_classes = [permissions.IsAuthenticated]
     filterset_fields = {"club__slug": ["exact"], "role": ["exact"]}
     ordering_fields = ["joined_at", "role"]
+    related = ("club", "user")
     # A club keeps at least one admin.
     api_errors = {"update": {409}, "partial_update": {409}, "destroy": {409}}
-
-    def get_queryset(self):
-        return super().get_queryset().select_related("club", "user")
 
     def role_to_write(self, obj) -> str | None:
         leaving = self.request.method == "DELETE" and obj.user_id == self.request.user.pk
@@ -528,18 +539,12 @@ class SeasonViewSet(ClubAccessMixin, viewsets.ModelViewSet):
     model = Season
     queryset = Season.objects.none()  # the schema's model; get_queryset filters
     serializer_class = SeasonSerializer
+    update_serializer_class = SeasonUpdateSerializer
+    related = ("club",)
     filterset_fields = {"club__slug": ["exact"], "start": ["gte", "lte"], "end": ["gte", "lte"]}
     ordering_fields = ["start", "end", "name"]
     # Names and dates clash with other seasons; a season with games stays.
     api_errors = {"create": {409}, "update": {409}, "partial_update": {409}, "destroy": {409}}
-
-    def get_queryset(self):
-        return super().get_queryset().select_related("club")
-
-    def get_serializer_class(self):
-        if self.action in {"update", "partial_update"}:
-            return SeasonUpdateSerializer
-        return SeasonSerializer
 
     def perform_create(self, serializer):
         data = serializer.validated_data
@@ -561,27 +566,17 @@ class SeasonViewSet(ClubAccessMixin, viewsets.ModelViewSet):
         services.delete_season(season=instance)
 
 
-class InvitationViewSet(
-    ClubAccessMixin,
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    mixins.CreateModelMixin,
-    mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
-):
+class InvitationViewSet(AddRemoveViewSet):
     """Invitations of the clubs you administer; DELETE revokes one. ``accept`` joins a club."""
 
     model = Invitation
     queryset = Invitation.objects.none()  # the schema's model; get_queryset filters
     serializer_class = InvitationSerializer
-    permission_classes = [permissions.IsAuthenticated]
+    related = ("club",)
     filterset_fields = {"club__slug": ["exact"], "role": ["exact"]}
     # A guest to claim who is a member now; an invitation used up, expired or revoked, or
     # accepted by a member. An unknown token is a 404.
     api_errors = {"create": {409, 429}, "accept": {404, 409}}
-
-    def get_queryset(self):
-        return super().get_queryset().select_related("club")
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)

@@ -51,7 +51,8 @@ def create_club(*, name: str, founder, **fields) -> Club:
     return club
 
 
-CLUB_FIELDS = (
+# What a club's admins set: its settings (the API's too), and the profile its page shows.
+CLUB_SETTINGS = (
     "name",
     "city",
     "is_public",
@@ -59,10 +60,8 @@ CLUB_FIELDS = (
     "point_value",
     "currency",
     "language",
-    "description",
-    "venue",
-    "meeting_times",
 )
+CLUB_FIELDS = (*CLUB_SETTINGS, "description", "venue", "meeting_times")
 
 
 def _clean_club_fields(fields: dict) -> dict:

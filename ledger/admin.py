@@ -3,20 +3,8 @@
 
 from django.contrib import admin
 
+from clubs.admin import Untouchable
 from ledger.models import CheckRun, Entry, Erasure, Leg, Payment, Transaction
-
-
-class Untouchable:
-    """Shown as written: never added, changed or deleted from the admin."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class ReadOnly(Untouchable, admin.ModelAdmin):

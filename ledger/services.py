@@ -380,15 +380,12 @@ def reverse_transaction(
                 }
             )
     legs = {(creditor, debtor): minor for (debtor, creditor), minor in _legs_of(original).items()}
-    return _post(
-        club=original.club,
-        unit=original.unit,
+    return _post_as(
+        original,
         legs=dict(sorted(legs.items())),
         key=key,
         kind=Kind.REVERSAL,
-        memo=checked_label(memo, "memo", MEMO_MAX_LENGTH),
-        scope=original.scope,
-        source=original.source,
+        memo=memo,
         reverses=original,
         at=at,
         by=by,
@@ -421,17 +418,19 @@ def correct_transaction(
                 }
             )
         reverse_transaction(transaction=original, at=at, by=by)
+    return _post_as(original, legs=prepared, key=key, kind=Kind.POSTING, memo=memo, at=at, by=by)
+
+
+def _post_as(original: Transaction, *, memo: str, **posting) -> Transaction:
+    """A posting in ``original``'s club, unit, scope and source (its reversal, its
+    correction)."""
     return _post(
         club=original.club,
         unit=original.unit,
-        legs=prepared,
-        key=key,
-        kind=Kind.POSTING,
-        memo=checked_label(memo, "memo", MEMO_MAX_LENGTH),
         scope=original.scope,
         source=original.source,
-        at=at,
-        by=by,
+        memo=checked_label(memo, "memo", MEMO_MAX_LENGTH),
+        **posting,
     )
 
 

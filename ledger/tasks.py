@@ -2,7 +2,7 @@ from celery import shared_task
 from django.urls import reverse
 
 from clubs.inbox.models import Kind
-from clubs.inbox.services import Waiting, sync
+from clubs.inbox.services import Waiting, sync_on
 from ledger import check
 from ledger.models import Payment, PaymentStatus
 
@@ -38,10 +38,4 @@ def payment_inbox(payment_id: int) -> str:
             "unit": payment.unit,
         }
         waiting.append(Waiting(payment.payee.user_id, Kind.CONFIRM_PAYMENT, url, data))
-    sync(
-        key=f"ledger.payment:{payment.pk}",
-        club_id=payment.club_id,
-        kinds={Kind.CONFIRM_PAYMENT},
-        waiting=waiting,
-    )
-    return f"{len(waiting)} waiting"
+    return sync_on(payment, kind=Kind.CONFIRM_PAYMENT, waiting=waiting)

@@ -137,22 +137,32 @@ def _append_only(name: str, what: str, erasing: str) -> Trigger:
     )
 
 
+def _after_each_insert(name: str, *, found: str, func: str) -> Trigger:
+    """A trigger run once per INSERT (or COPY) statement, after it, that reads the rows it
+    brought as ``inserted``; ``found`` is its one variable, a transaction's id."""
+    return Trigger(
+        name=name,
+        operation=pgtrigger.Insert,
+        when=pgtrigger.After,
+        level=pgtrigger.Statement,
+        referencing=pgtrigger.Referencing(new="inserted"),
+        declare=[(found, "bigint")],
+        func=func,
+    )
+
+
 def postgres_entry_triggers() -> list[Trigger]:
     return [
         _append_only("ledger_entry_append_only", "ledger entries", _ERASING_ENTRY),
-        Trigger(
-            # Once per statement (a transaction's entries come in one or a few): an entry
-            # whose transaction already has all its entries is one too many. A transaction
-            # that committed has exactly its n_entries (the deferred check below), and
-            # entries are never deleted, so this refuses any entry added to one; and one
-            # whose transaction this database transaction cannot see (another's, not yet
-            # committed) could never be checked, so it is refused as well.
-            name="ledger_entry_not_beyond",
-            operation=pgtrigger.Insert,
-            when=pgtrigger.After,
-            level=pgtrigger.Statement,
-            referencing=pgtrigger.Referencing(new="inserted"),
-            declare=[("beyond", "bigint")],
+        # Once per statement (a transaction's entries come in one or a few): an entry
+        # whose transaction already has all its entries is one too many. A transaction
+        # that committed has exactly its n_entries (the deferred check below), and
+        # entries are never deleted, so this refuses any entry added to one; and one
+        # whose transaction this database transaction cannot see (another's, not yet
+        # committed) could never be checked, so it is refused as well.
+        _after_each_insert(
+            "ledger_entry_not_beyond",
+            found="beyond",
             func=f"""
                 SELECT touched.transaction_id INTO beyond
                     FROM (SELECT DISTINCT transaction_id FROM inserted) touched
@@ -268,16 +278,12 @@ def _transaction_balanced() -> Trigger:
 def postgres_leg_triggers() -> list[Trigger]:
     return [
         _append_only("ledger_leg_append_only", "ledger legs", _ERASING_LEG),
-        Trigger(
-            # Once per statement, as for the entries: no leg beyond the announced ones, nor
-            # for a transaction this database transaction cannot see. (A transaction posted
-            # before legs, n_legs NULL, takes legs until they are counted: see above.)
-            name="ledger_leg_not_beyond",
-            operation=pgtrigger.Insert,
-            when=pgtrigger.After,
-            level=pgtrigger.Statement,
-            referencing=pgtrigger.Referencing(new="inserted"),
-            declare=[("refused", "bigint")],
+        # Once per statement, as for the entries: no leg beyond the announced ones, nor
+        # for a transaction this database transaction cannot see. (A transaction posted
+        # before legs, n_legs NULL, takes legs until they are counted: see above.)
+        _after_each_insert(
+            "ledger_leg_not_beyond",
+            found="refused",
             func=f"""
                 SELECT touched.transaction_id INTO refused
                     FROM (SELECT transaction_id, COUNT(*) AS brought FROM inserted

@@ -1,14 +1,20 @@
 from django.contrib import admin
 
+from clubs.admin import Unchangeable, Untouchable
 from matches.results.models import AuditEntry, GameRecord, GameSeat, Outcome
 from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
 from matches.sputo.models import Entrant, Tournament, TournamentMatch
 
 
-class GameSeatInline(admin.TabularInline):
-    model = GameSeat
+class PlayersInline(admin.TabularInline):
+    """The players of a game or a tournament, one row each."""
+
     extra = 0
     raw_id_fields = ["player"]
+
+
+class GameSeatInline(PlayersInline):
+    model = GameSeat
 
 
 @admin.register(GameRecord)
@@ -21,22 +27,16 @@ class GameRecordAdmin(admin.ModelAdmin):
 
 
 @admin.register(Outcome)
-class OutcomeAdmin(admin.ModelAdmin):
+class OutcomeAdmin(Unchangeable, admin.ModelAdmin):
     """Read-only: outcomes change only through the result cycle's services."""
 
     list_display = ["__str__", "club", "content_type", "object_id", "status", "reported_at"]
     list_filter = ["status", "content_type", "club"]
     readonly_fields = [f.name for f in Outcome._meta.fields]
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(Untouchable, admin.ModelAdmin):
     list_display = [
         "at",
         "club",
@@ -50,20 +50,9 @@ class AuditEntryAdmin(admin.ModelAdmin):
     list_filter = ["action", "content_type", "club"]
     date_hierarchy = "at"
 
-    def has_add_permission(self, request):
-        return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class SpazzumazzPlaceInline(admin.TabularInline):
+class SpazzumazzPlaceInline(PlayersInline):
     model = SpazzumazzPlace
-    extra = 0
-    raw_id_fields = ["player"]
 
 
 @admin.register(SpazzumazzGame)
@@ -75,10 +64,8 @@ class SpazzumazzGameAdmin(admin.ModelAdmin):
     raw_id_fields = ["season", "house_rules"]
 
 
-class EntrantInline(admin.TabularInline):
+class EntrantInline(PlayersInline):
     model = Entrant
-    extra = 0
-    raw_id_fields = ["player"]
 
 
 @admin.register(Tournament)
@@ -93,15 +80,9 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(TournamentMatch)
-class TournamentMatchAdmin(admin.ModelAdmin):
+class TournamentMatchAdmin(Unchangeable, admin.ModelAdmin):
     """Read-only: results change through the result cycle, seats through the bracket."""
 
     list_display = ["__str__", "player_a", "player_b", "winner", "result", "needs_resolution"]
     list_filter = ["result", "needs_resolution", "club"]
     readonly_fields = [f.name for f in TournamentMatch._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False

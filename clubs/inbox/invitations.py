@@ -6,7 +6,7 @@ from celery import shared_task
 from django.contrib.auth import get_user_model
 
 from clubs.inbox.models import Kind
-from clubs.inbox.services import Waiting, sync
+from clubs.inbox.services import Waiting, sync_on
 from clubs.models import Invitation
 
 
@@ -36,10 +36,4 @@ def invitation_inbox(invitation_id: int) -> str:
             )
             for user in people
         ]
-    sync(
-        key=f"clubs.invitation:{invitation.pk}",
-        club_id=invitation.club_id,
-        kinds={Kind.INVITATION},
-        waiting=waiting,
-    )
-    return f"{len(waiting)} waiting"
+    return sync_on(invitation, kind=Kind.INVITATION, waiting=waiting)

@@ -79,6 +79,18 @@ def sync(*, key: str, club_id: int | None, kinds: set[str], waiting: list[Waitin
         cache.delete(_count_key(user_id))
 
 
+def sync_on(thing, *, kind: str, waiting: list[Waiting]) -> str:
+    """``sync`` for one kind of notification waiting on one row of a club's (keyed by its
+    model and id); what a task answers: how many wait."""
+    sync(
+        key=f"{thing._meta.label_lower}:{thing.pk}",
+        club_id=thing.club_id,
+        kinds={kind},
+        waiting=waiting,
+    )
+    return f"{len(waiting)} waiting"
+
+
 def waiting_for(user, *, club=None):
     """The user's open notifications, unread first, newest first."""
     rows = Notification.objects.waiting().filter(user=user).select_related("club")

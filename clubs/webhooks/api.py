@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from circolo.strict import StrictModelSerializer, json_parsers
-from clubs.api import ClubAccessMixin, ClubSlugField
+from clubs.api import AddRemoveViewSet, ClubSlugField
 from clubs.webhooks import services
 from clubs.webhooks.models import Delivery, Event, PausedBecause, Webhook
 
@@ -90,25 +90,15 @@ class DeliverySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class WebhookViewSet(
-    ClubAccessMixin,
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    mixins.CreateModelMixin,
-    mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
-):
+class WebhookViewSet(AddRemoveViewSet):
     """The webhooks of the clubs you administer (with their secrets)."""
 
     model = Webhook
     queryset = Webhook.objects.none()  # the schema's model; get_queryset filters
     serializer_class = WebhookSerializer
-    permission_classes = [permissions.IsAuthenticated]
+    related = ("club",)
     parser_classes = json_parsers()  # events are a list: JSON, not a form
     filterset_fields = {"club__slug": ["exact"]}
-
-    def get_queryset(self):
-        return super().get_queryset().select_related("club")
 
     def perform_create(self, serializer):
         data = serializer.validated_data

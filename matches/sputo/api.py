@@ -22,7 +22,7 @@ from rest_framework.response import Response
 
 from circolo.errors import not_found
 from circolo.strict import IdFilter, json_parsers
-from clubs.api import ClubAccessMixin
+from clubs.api import AddChangeViewSet, ClubAccessMixin
 from clubs.models import Player, Role
 from matches.results.api import result_steps
 from matches.results.models import OPEN, OutcomeStatus
@@ -68,20 +68,15 @@ class TournamentFilter(filters.FilterSet):
 CONFLICTS = {409}
 
 
-class TournamentViewSet(
-    ClubAccessMixin,
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    mixins.CreateModelMixin,
-    mixins.UpdateModelMixin,
-    viewsets.GenericViewSet,
-):
+class TournamentViewSet(AddChangeViewSet):
     """Sputo knockout tournaments of the clubs you can see. Admins create, change (in draft
     and registration), open check-in and draw; players enter and check themselves in."""
 
     model = Tournament
     queryset = Tournament.objects.none()  # the schema's model; get_queryset filters
     serializer_class = TournamentSerializer
+    update_serializer_class = TournamentUpdateSerializer
+    related = ("club",)
     filterset_class = TournamentFilter
     ordering_fields = ["starts_at", "name"]
     parser_classes = json_parsers()  # options are an object: JSON, not a form
@@ -94,14 +89,6 @@ class TournamentViewSet(
         "check_in": CONFLICTS,
         "draw": CONFLICTS,
     }
-
-    def get_queryset(self):
-        return super().get_queryset().select_related("club")
-
-    def get_serializer_class(self):
-        if self.action in {"update", "partial_update"}:
-            return TournamentUpdateSerializer
-        return TournamentSerializer
 
     def role_to_write(self, obj) -> str | None:
         if self.action in ("entrants", "check_in", "remove_entrant"):
