@@ -75,8 +75,11 @@ CSRF_HOLE = "csrf-hole-8c1f2e"
 EVERY_CLUB = "*"  # the write version of every club (a write whose path names no club)
 MEMORY_PAGES = 500  # pages each process keeps in memory at most (then it starts afresh)
 
-# (slug, language, path) -> (when it was checked, on the monotonic clock; the page)
+# (slug, language, path) -> (when it was checked, on the monotonic clock; the page); for a
+# member's page (session:<its cookie>, language, path)
 _memory: dict[tuple[str, str, str], tuple[float, str]] = {}
+# A club's id by its slug, for a member's page (its versions are by id)
+_club_ids: dict[str, int] = {}
 
 
 @cache
@@ -102,6 +105,7 @@ def forget() -> None:
     this process forgets the pages it keeps in memory; the others do within
     ``PUBLIC_PAGE_RECHECK_SECONDS``."""
     _memory.clear()
+    _club_ids.clear()
 
 
 @receiver(setting_changed)
@@ -109,6 +113,8 @@ def _forget(*, setting, **kwargs):
     _memory.clear()
     if setting == "PUBLIC_PAGE_VERSIONS":
         _version_functions.cache_clear()
+    if setting == "MEMBER_PAGE_VERSIONS":
+        _member_version_functions.cache_clear()
     if setting in ("DATABASES", "PUBLIC_PAGE_CLUB"):
         _club_query.cache_clear()
 
@@ -229,6 +235,135 @@ def public_page(view):
         return HttpResponse(html.replace(CSRF_HOLE, get_token(request)))
 
     return wrapper
+
+
+def _member_get(request) -> bool:
+    """A member's plain GET of a page: signed in, no message waiting to be shown (in its
+    cookie or in the session), not a fragment."""
+    return (
+        request.method == "GET"
+        and "messages" not in request.COOKIES
+        and not request.headers.get("HX-Request")
+        and request.user.is_authenticated
+        and "_messages" not in request.session
+    )
+
+
+def _member_versions(user_id: int) -> list[str]:
+    return [version_key(user_id) for version_key in _member_version_functions()]
+
+
+@cache
+def _member_version_functions() -> tuple:
+    return tuple(import_string(path) for path in settings.MEMBER_PAGE_VERSIONS)
+
+
+def member_page(view):
+    """Serve ``view(request, slug, ...)`` to a signed-in user from the cache while nothing
+    they see there changed: the page as they last got it, kept per user, language and
+    address, under the club's versions and write versions (every write request bumps them:
+    :func:`written`), the user's own versions (``MEMBER_PAGE_VERSIONS``: what waits for
+    them), and at most ``MEMBER_PAGE_SECONDS`` (0: never kept).
+
+    - **Signing in still runs on every request** (the session and the user), except that a
+      process answers the same session the page it has just served for up to
+      ``PUBLIC_PAGE_RECHECK_SECONDS``, as for the public; a write request in that process
+      (a sign-out included) forgets them all at once.
+    - **The access check runs when the page is built**: a change of who may see what (a
+      member removed, a role changed, the club made private) comes through a write request,
+      which bumps the versions the entry is kept under; a task's or a command's shows
+      within ``MEMBER_PAGE_SECONDS``.
+    - **Forms stay true**: the CSRF token is a hole filled in per request; a form's one-time
+      token (``circolo.once``) is the entry's until a write, which bumps the versions, so a
+      page with a used token is never served again. A page that shows a message, a
+      fragment (``HX-Request``), or anything but a plain 200 is never kept.
+    """
+
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        seconds = settings.MEMBER_PAGE_SECONDS
+        session = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+        if not seconds or not session or request.method != "GET":
+            return view(request, slug, *args, **kwargs)
+        language, full_path = translation.get_language(), request.get_full_path()
+        remembered = (f"session:{session}", language, full_path)
+        now = time.monotonic()
+        kept = _memory.get(remembered)
+        recheck = settings.PUBLIC_PAGE_RECHECK_SECONDS
+        if kept is not None and now - kept[0] < recheck and "messages" not in request.COOKIES:
+            return HttpResponse(kept[1].replace(CSRF_HOLE, get_token(request)))
+        if not _member_get(request):
+            return view(request, slug, *args, **kwargs)
+        club_id = _club_id(slug)
+        if club_id is None:  # no such club: the view answers
+            return view(request, slug, *args, **kwargs)
+        user_id = request.user.pk
+        path = hashlib.sha256(full_path.encode()).hexdigest()[:32]
+        key = f"member-page:{club_id}:{user_id}:{language}:{path}"
+        version_keys = [version_key(club_id) for version_key in _version_functions()]
+        version_keys += [*_write_keys(slug), *_member_versions(user_id)]
+        try:
+            found = django_cache.get_many([key, *version_keys])
+            state = _versions(club_id, found, version_keys)
+        except Exception as error:  # noqa: BLE001 - any cache failure is a miss, never a 500
+            log.warning("member_page: the cache failed, built afresh: %s", error)
+            return view(request, slug, *args, **kwargs)
+        stored = found.get(key)
+        if stored is not None and stored[0] == state:
+            html = stored[1]
+        else:
+            request.csrf_hole = True
+            try:
+                response = view(request, slug, *args, **kwargs)
+            finally:  # a refusal (a 404, a 403) is rendered with a token of its own
+                request.csrf_hole = False
+            if (
+                response.status_code != 200
+                or response.streaming
+                or response.cookies
+                or _shows_messages(request)
+            ):
+                return _filled(response, request)
+            html = response.content.decode()
+            try:
+                django_cache.set(key, (state, html), seconds)
+            except Exception as error:  # noqa: BLE001
+                log.warning("member_page: the cache failed to keep an entry: %s", error)
+        if recheck:
+            if len(_memory) >= MEMORY_PAGES:
+                _memory.clear()
+            _memory[remembered] = (now, html)
+        return HttpResponse(html.replace(CSRF_HOLE, get_token(request)))
+
+    return wrapper
+
+
+def _club_id(slug: str) -> int | None:
+    """The club's id by its slug: one lean query, then kept by the process until a write
+    (:func:`forget`)."""
+    found = _club_ids.get(slug)
+    if found is None:
+        sql, _public = _club_query()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [slug])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        found = _club_ids[slug] = row[0]
+    return found
+
+
+def _shows_messages(request) -> bool:
+    """Whether the page just built showed messages (they are not for the next visit)."""
+    storage = getattr(request, "_messages", None)
+    return bool(storage is not None and getattr(storage, "used", False))
+
+
+def _filled(response, request):
+    """A page built with a CSRF hole, answered only to this request: the hole filled."""
+    if not response.streaming and CSRF_HOLE.encode() in response.content:
+        response.content = response.content.replace(CSRF_HOLE.encode(), get_token(request).encode())
+    return response
 
 
 def csrf_hole(request) -> dict:

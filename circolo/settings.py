@@ -499,7 +499,12 @@ CLUB_NIGHT_SECTIONS = [
 # club_id -> cache key, bumped by the features), and lasts at most PUBLIC_PAGE_SECONDS.
 PUBLIC_PAGE_CLUB = "clubs.Club"  # whose pages they are: a slug and is_public
 PUBLIC_PAGE_VERSIONS = ["matches.boards.version_key"]
+# A member's kept page (circolo.public_pages.member_page) is kept under these too: user_id ->
+# cache key of a version that moves when what waits for them changes.
+MEMBER_PAGE_VERSIONS = ["clubs.inbox.services.version_key"]
 PUBLIC_PAGE_SECONDS = env.int("PUBLIC_PAGE_SECONDS", default=60)
+# How long a member's page is kept for them at most (circolo.public_pages.member_page; 0: never).
+MEMBER_PAGE_SECONDS = env.int("MEMBER_PAGE_SECONDS", default=PUBLIC_PAGE_SECONDS)
 # Each process answers a public page it checked less than this long ago from its memory.
 PUBLIC_PAGE_RECHECK_SECONDS = env.float("PUBLIC_PAGE_RECHECK_SECONDS", default=1.0)
 # ``manage.py recompute_stats``: each game's ``rebuild(club_id) -> str``, from scratch.

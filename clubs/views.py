@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from circolo.once.sent import once_per_form
-from circolo.public_pages import public_page
+from circolo.public_pages import member_page, public_page
 from clubs import accounts, club_page, services
 from clubs.access import club_page as club_view
 from clubs.account_views import remember_sign_up
@@ -90,6 +90,7 @@ def _players_counted(members: bool) -> Subquery:
 
 
 @public_page
+@member_page
 @club_view(annotate={"n_members": _players_counted(True), "n_guests": _players_counted(False)})
 def club_detail(request, access):
     club = access.club
@@ -181,6 +182,7 @@ def _to_members(club: Club):
     return redirect("clubs:members", slug=club.slug)
 
 
+@member_page
 @club_view(at_least=Role.MEMBER)
 def members(request, access):
     return _members_page(request, access)

@@ -16,6 +16,7 @@ import circolo.csv_export as csv_export
 import circolo.public_pages as public_pages
 from circolo.errors import Conflict
 from circolo.once.sent import once_per_form
+from circolo.public_pages import member_page
 from clubs.access import club_page
 from clubs.models import Role
 from ledger import privacy, services
@@ -101,6 +102,7 @@ def _ledger_rows(club, unit: str, scope: str | None, session: int | None) -> dic
     }
 
 
+@member_page
 @club_page(at_least=Role.MEMBER)
 def club_ledger(request, access):
     club = access.club

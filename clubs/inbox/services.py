@@ -3,6 +3,7 @@ the reads the pages and the API share."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -33,6 +34,17 @@ class Waiting:
 
 def _count_key(user_id: int) -> str:
     return f"inbox:unread:{user_id}"
+
+
+def version_key(user_id: int) -> str:
+    """``MEMBER_PAGE_VERSIONS``: the cache key of a version that moves whenever what waits
+    for the user changes (a page kept for them shows the bell and "waiting for you")."""
+    return f"inbox:version:{user_id}"
+
+
+def _changed(user_id: int) -> None:
+    cache.delete(_count_key(user_id))
+    cache.set(version_key(user_id), time.time_ns(), timeout=None)
 
 
 @transaction.atomic
@@ -76,7 +88,7 @@ def sync(*, key: str, club_id: int | None, kinds: set[str], waiting: list[Waitin
                 deliver.delay_on_commit(notification_id=row.pk)
             touched.add(user_id)
     for user_id in touched:
-        cache.delete(_count_key(user_id))
+        _changed(user_id)
 
 
 def sync_on(thing, *, kind: str, waiting: list[Waiting]) -> str:
@@ -115,7 +127,7 @@ def mark_read(*, notification: Notification) -> Notification:
     if notification.read_at is None:
         notification.read_at = timezone.now()
         notification.save(update_fields=["read_at"])
-        cache.delete(_count_key(notification.user_id))
+        _changed(notification.user_id)
     return notification
 
 
@@ -125,7 +137,7 @@ def mark_all_read(*, user) -> int:
         .filter(user=user, read_at__isnull=True)
         .update(read_at=timezone.now())
     )
-    cache.delete(_count_key(user.pk))
+    _changed(user.pk)
     return marked
 
 

@@ -23,7 +23,7 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from circolo.public_pages import public_page
+from circolo.public_pages import member_page, public_page
 from clubs.access import club_page
 from clubs.models import Player
 from matches import boards
@@ -74,6 +74,7 @@ def _cached(key: str, build) -> str:
 
 
 @public_page
+@member_page
 @club_page()
 def leaderboards(request, access):
     """Every game's leaderboard: per season or all time, sortable, a minimum of games (by
@@ -153,6 +154,7 @@ def leaderboards(request, access):
 
 
 @public_page
+@member_page
 @club_page()
 def player_page(request, access, player_id: int):
     """One player's page: every game's section (history, statistics, charts)."""

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 import circolo.public_pages as public_pages
 from circolo.errors import Conflict
 from circolo.once.sent import once_per_form
+from circolo.public_pages import member_page
 from clubs.access import club_page
 from clubs.confirm import confirm_page
 from clubs.models import Player, Role
@@ -63,6 +64,7 @@ def _table_url(session) -> str:
 # --- Tables --------------------------------------------------------------------------------
 
 
+@member_page
 @club_page(at_least=Role.MEMBER)
 def tables(request, access):
     club = access.club
@@ -155,6 +157,7 @@ def _table_rows(access, session_id) -> dict:
     }
 
 
+@member_page
 @club_page(at_least=Role.MEMBER)
 def table(request, access, session_id):
     rows = public_pages.shared(
@@ -516,6 +519,7 @@ HAND = HandPage()
 # --- The sheet -------------------------------------------------------------------------------
 
 
+@member_page
 @club_page(at_least=Role.MEMBER)
 def sheet(request, access, session_id):
     session = _session(access, session_id)

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 import circolo.public_pages as public_pages
 from circolo.errors import Conflict
 from circolo.once.sent import once_per_form
+from circolo.public_pages import member_page
 from circolo.rule_errors import for_people
 from clubs.access import access_club, club_page
 from clubs.models import Player, Role
@@ -102,6 +103,7 @@ def tournament_create(request, access):
     return _tournament_list(request, access, form=form, status=400)
 
 
+@member_page
 @club_page()
 def tournament_detail(request, access, tournament_id):
     rows = public_pages.shared(
