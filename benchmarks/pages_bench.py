@@ -80,7 +80,21 @@ BENCH_PAGES = [
     Page("leaderboards, 1M", "/clubs/bench/leaderboards/"),
     Page("player page, 1M", "/clubs/bench/players/{bench_player}/"),
     Page("club page, 1M", "/clubs/bench/"),
+    # The member run on the big club (demo-player01 is made a member of it: JOIN_BENCH).
+    Page("club page, 1M, member", "/clubs/bench/", member=True),
+    Page("members, 1M, member", "/clubs/bench/members/", member=True),
+    Page("leaderboards, 1M, member", "/clubs/bench/leaderboards/", member=True),
+    Page("player page, 1M, member", "/clubs/bench/players/{bench_player}/", member=True),
 ]
+
+# The demo's member joins the big club (once; a member already stays as they are).
+JOIN_BENCH = f"""
+from django.contrib.auth import get_user_model
+from clubs.models import Club, Membership, Role
+user = get_user_model().objects.get(username="{MEMBER}")
+Membership.objects.get_or_create(club=Club.objects.get(slug="bench"), user=user,
+                                 defaults={{"role": Role.MEMBER}})
+"""
 
 BUSIEST = """
 import json
@@ -182,6 +196,8 @@ def prepare_database(database_url: str, keep: bool, bench_results: int = 0) -> N
     commands = [["migrate", "--noinput", "-v0"], ["demo", "-v0"]]
     if bench_results and not (exists and keep and _has_bench_club(env)):
         commands.append(["bench_data", "--reset", "--results", str(bench_results)])
+    if bench_results:
+        commands.append(["shell", "-c", JOIN_BENCH])
     for command in commands:
         print(f"  manage.py {' '.join(command)}", flush=True)
         run = subprocess.run(
