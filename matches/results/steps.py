@@ -61,6 +61,19 @@ WHAT = {
     "double_forfeit": gettext_lazy("record a double forfeit"),
 }
 
+#: The steps a report's reporter may not take on it: the refusal when there is no report
+#: waiting, and the one to the reporter.
+NOT_BY_THE_REPORTER = {
+    "confirm": (
+        gettext_lazy("There is no reported result waiting for confirmation."),
+        gettext_lazy("Nobody confirms their own report."),
+    ),
+    "dispute": (
+        gettext_lazy("There is no reported result to dispute."),
+        gettext_lazy("Withdraw your own report instead of disputing it."),
+    ),
+}
+
 
 def require(step: str, who: Actor, subject: OutcomeSubject, *, reported_by=None) -> None:
     """``PermissionDenied`` unless the game's roles table lets ``who`` take ``step``."""
@@ -261,26 +274,22 @@ def _open(subject: OutcomeSubject, *, states: list[str], nothing: str) -> Outcom
     return outcome
 
 
-def _reported_by_another(subject, who: Actor, *, step: str, nothing: str, own: str) -> Outcome:
-    """The reported result, for a step its reporter may not take (confirm, dispute)."""
-    outcome = _open(subject, states=[OutcomeStatus.REPORTED], nothing=nothing)
+def _reported_by_another(subject: OutcomeSubject, by, access: ClubAccess | None, *, step: str):
+    """:func:`_begin` for a step a report's reporter may not take (``NOT_BY_THE_REPORTER``):
+    the adapter, the subject locked, and the reported result."""
+    adapter, subject, who = _begin(subject, by, access)
+    nothing, own = NOT_BY_THE_REPORTER[step]
+    outcome = _open(subject, states=[OutcomeStatus.REPORTED], nothing=str(nothing))
     if outcome.reported_by_id == who.user.pk:
-        raise PermissionDenied(own)
+        raise PermissionDenied(str(own))
     require(step, who, subject)
-    return outcome
+    return adapter, subject, outcome
 
 
 @transaction.atomic
 def confirm_outcome(*, subject: OutcomeSubject, by, access: ClubAccess | None = None) -> Outcome:
     """Confirm the reported result: another player of the game, a scorer or an admin."""
-    adapter, subject, who = _begin(subject, by, access)
-    outcome = _reported_by_another(
-        subject,
-        who,
-        step="confirm",
-        nothing=_("There is no reported result waiting for confirmation."),
-        own=_("Nobody confirms their own report."),
-    )
+    adapter, subject, outcome = _reported_by_another(subject, by, access, step="confirm")
     _move(
         subject,
         outcome,
@@ -300,14 +309,7 @@ def dispute_outcome(
 ) -> Outcome:
     """Dispute the reported result; a scorer or an admin decides."""
     reason = _reason(reason)
-    _adapter, subject, who = _begin(subject, by, access)
-    outcome = _reported_by_another(
-        subject,
-        who,
-        step="dispute",
-        nothing=_("There is no reported result to dispute."),
-        own=_("Withdraw your own report instead of disputing it."),
-    )
+    _adapter, subject, outcome = _reported_by_another(subject, by, access, step="dispute")
     _move(
         subject, outcome, OutcomeStatus.DISPUTED, action="dispute", by=by, why=reason, note=reason
     )
