@@ -83,8 +83,10 @@ def require(step: str, who: Actor, subject: OutcomeSubject, *, reported_by=None)
 
 
 def _audit(
-    subject, outcome, *, action: str, by, from_status: str, to_status: str, note="", data=None
+    subject, outcome, *, action: str, by, from_status: str = "", to_status: str, note="", data=None
 ):
+    """Write a step to the subject's history: ``outcome`` moved from ``from_status`` (none:
+    a result that comes new) to ``to_status``."""
     # After the commit: the tonight screen and the inboxes show every step.
     after_step.delay_on_commit(
         club_id=subject.club_id, model=subject._meta.label_lower, object_id=subject.pk
@@ -183,6 +185,15 @@ def _store(
     return prime(outcome, game_records=records)
 
 
+def _arrive(
+    subject, checked: CheckedOutcome, *, action: str, by, status: str, note="", data=None, **store
+) -> Outcome:
+    """:func:`_store` a new result and write its coming (from no state) to the audit."""
+    outcome = _store(subject, checked, by=by, status=status, note=note, **store)
+    _audit(subject, outcome, action=action, by=by, to_status=status, note=note, data=data)
+    return outcome
+
+
 def _check(subject, payload: dict, who: Actor, checked: CheckedOutcome | None) -> CheckedOutcome:
     """The game's check of ``payload``, or the one its caller just made of that very payload
     (a game that checked it before calling the step passes it on: no second check)."""
@@ -260,8 +271,7 @@ def report_in_transaction(
     checked = _check(subject, payload, who, checked)
     in_force = adapter.who("decide").allows(who)
     status = OutcomeStatus.CONFIRMED if in_force else OutcomeStatus.REPORTED
-    outcome = _store(subject, checked, by=by, status=status, at=at)
-    _audit(subject, outcome, action="report", by=by, from_status="", to_status=status)
+    outcome = _arrive(subject, checked, action="report", by=by, status=status, at=at)
     if outcome.in_force:
         _applied(adapter, subject, outcome, by=by, checked=checked, fresh=fresh)
     return outcome
@@ -364,15 +374,8 @@ def decide_outcome(
     if payload is None:
         return None
     checked = _check(subject, payload, who, None)
-    outcome = _store(subject, checked, by=by, status=OutcomeStatus.CONFIRMED, note=note)
-    _audit(
-        subject,
-        outcome,
-        action="report",
-        by=by,
-        from_status="",
-        to_status=outcome.status,
-        note=note,
+    outcome = _arrive(
+        subject, checked, action="report", by=by, status=OutcomeStatus.CONFIRMED, note=note
     )
     _applied(adapter, subject, outcome, by=by, checked=checked)
     return outcome
@@ -485,20 +488,17 @@ def set_aside(
         _move(subject, outcome, to, action=action, by=by, why=note, data=data)
     if award is None:
         return None
-    outcome = _store(
-        subject, award, by=by, status=OutcomeStatus.CONFIRMED, at=at, supersedes=in_force, note=note
-    )
-    _audit(
+    return _arrive(
         subject,
-        outcome,
+        award,
         action="award",
         by=by,
-        from_status="",
-        to_status=outcome.status,
+        status=OutcomeStatus.CONFIRMED,
+        at=at,
+        supersedes=in_force,
         note=note,
         data=data,
     )
-    return outcome
 
 
 def allowed_steps(subject: OutcomeSubject, who: Actor, current: Outcome | None) -> set[str]:
