@@ -32,21 +32,11 @@ from clubs.forms import (
     RenameForm,
     SeasonForm,
     SignUpForm,
+    add_service_errors,
 )
 from clubs.house_rules_history import history
 from clubs.models import Club, Game, Invitation, Membership, Player, Role, Season
 from clubs.throttles import INVITATION, SIGN_UP, limit_mails
-
-
-def add_service_errors(form, error: ValidationError, aliases: dict | None = None) -> None:
-    """A service's ``ValidationError`` shown on the form, each message at its field."""
-    aliases = aliases or {}
-    if hasattr(error, "error_dict"):
-        for field, errors in error.message_dict.items():
-            field = aliases.get(field, field)
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error.messages)
 
 
 def home(request):
