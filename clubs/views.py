@@ -236,7 +236,6 @@ def remove_guest(request, access, player_id):
             "a member instead."
         ),
         button=_("Remove"),
-        back=reverse("clubs:members", args=[club.slug]),
     )
 
 
@@ -287,7 +286,6 @@ def remove_member(request, access, membership_id):
             "history, under their name, as a guest's."
         ),
         button=_("Remove"),
-        back=reverse("clubs:members", args=[club.slug]),
     )
 
 
@@ -318,7 +316,6 @@ def merge_guest(request, access):
         % names,
         button=_("Merge"),
         hidden={"source": source.pk, "target": target.pk},
-        back=reverse("clubs:members", args=[club.slug]),
     )
 
 
@@ -537,16 +534,15 @@ def edit_season(request, access, season_id):
 def delete_season(request, access, season_id):
     club = access.club
     season = get_object_or_404(Season, club=club, pk=season_id)
-    back = reverse("clubs:settings", args=[club.slug]) + "#seasons"
+    url = reverse("clubs:settings", args=[club.slug]) + "#seasons"
     return confirm_page(
         request,
         access,
         act=lambda: services.delete_season(season=season),
         done=_("Season deleted: %(name)s.") % {"name": season.name},
-        then=back,
+        then=url,
         title=_("Delete a season"),
         question=_("Delete the season %(name)s?") % {"name": season.name},
         consequence=_("A season with games recorded in it cannot be deleted."),
         button=_("Delete"),
-        back=back,
     )
