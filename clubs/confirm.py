@@ -29,7 +29,7 @@ def confirm_page(
     question: str,
     consequence: str,
     button: str,
-    back: str,
+    back: str | None = None,
     lost: Iterable[str] = (),
     reason: str | None = None,
     hidden: dict | None = None,
@@ -37,7 +37,8 @@ def confirm_page(
 ):
     """GET asks ``question`` (with ``consequence`` and the list of what is ``lost``); POST
     runs ``act()`` (the service) and, done, goes to the URL ``then`` with the message
-    ``done``. ``reason``: the label of a required "why?" field the service reads from
+    ``done``; the page's way ``back`` (not taking the step) leads there too unless given.
+    ``reason``: the label of a required "why?" field the service reads from
     ``request.POST["reason"]``. A service's refusal shows on the page again (as
     ``refused``, where given, instead of the service's own words)."""
     error = None
@@ -66,6 +67,6 @@ def confirm_page(
         "button": button,
         "error": error,
         "hidden": hidden or {},
-        "back": back,
+        "back": back or then,
     }
     return render(request, "clubs/confirm.html", context)

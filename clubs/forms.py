@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
@@ -8,6 +9,19 @@ from clubs.accounts import waiting_for_confirmation
 from clubs.models import Club, Invitation, Player, Role
 from clubs.widgets import DateInput, DateTimeInput
 from rules.house_rules import SingaporeRules, SpazzumazzRules
+
+
+def add_service_errors(form, error: ValidationError, aliases: dict | None = None) -> None:
+    """A service's ``ValidationError`` shown on the form, each message at its field (the
+    others above the form); ``aliases``: the form's name of a field the service names
+    otherwise."""
+    aliases = aliases or {}
+    if hasattr(error, "error_dict"):
+        for field, errors in error.message_dict.items():
+            field = aliases.get(field, field)
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error.messages)
 
 
 class ClubForm(forms.ModelForm):

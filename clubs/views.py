@@ -32,21 +32,11 @@ from clubs.forms import (
     RenameForm,
     SeasonForm,
     SignUpForm,
+    add_service_errors,
 )
 from clubs.house_rules_history import history
 from clubs.models import Club, Game, Invitation, Membership, Player, Role, Season
 from clubs.throttles import INVITATION, SIGN_UP, limit_mails
-
-
-def add_service_errors(form, error: ValidationError, aliases: dict | None = None) -> None:
-    """A service's ``ValidationError`` shown on the form, each message at its field."""
-    aliases = aliases or {}
-    if hasattr(error, "error_dict"):
-        for field, errors in error.message_dict.items():
-            field = aliases.get(field, field)
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error.messages)
 
 
 def home(request):
@@ -248,7 +238,6 @@ def remove_guest(request, access, player_id):
             "a member instead."
         ),
         button=_("Remove"),
-        back=reverse("clubs:members", args=[club.slug]),
     )
 
 
@@ -299,7 +288,6 @@ def remove_member(request, access, membership_id):
             "history, under their name, as a guest's."
         ),
         button=_("Remove"),
-        back=reverse("clubs:members", args=[club.slug]),
     )
 
 
@@ -330,7 +318,6 @@ def merge_guest(request, access):
         % names,
         button=_("Merge"),
         hidden={"source": source.pk, "target": target.pk},
-        back=reverse("clubs:members", args=[club.slug]),
     )
 
 
@@ -549,16 +536,15 @@ def edit_season(request, access, season_id):
 def delete_season(request, access, season_id):
     club = access.club
     season = get_object_or_404(Season, club=club, pk=season_id)
-    back = reverse("clubs:settings", args=[club.slug]) + "#seasons"
+    url = reverse("clubs:settings", args=[club.slug]) + "#seasons"
     return confirm_page(
         request,
         access,
         act=lambda: services.delete_season(season=season),
         done=_("Season deleted: %(name)s.") % {"name": season.name},
-        then=back,
+        then=url,
         title=_("Delete a season"),
         question=_("Delete the season %(name)s?") % {"name": season.name},
         consequence=_("A season with games recorded in it cannot be deleted."),
         button=_("Delete"),
-        back=back,
     )

@@ -20,11 +20,11 @@ from ledger.models import Entry, Kind, Leg, Payment, Transaction
 from ledger.sources import Source, describe
 
 
-@dataclass(frozen=True)
-class Balance:
-    player: Player
-    unit: str
+class _InMinor:
+    """A figure kept as ``minor`` units of ``unit``; ``amount`` is the figure itself."""
+
     minor: int
+    unit: str
 
     @property
     def amount(self) -> Amount:
@@ -32,7 +32,14 @@ class Balance:
 
 
 @dataclass(frozen=True)
-class DebtPart:
+class Balance(_InMinor):
+    player: Player
+    unit: str
+    minor: int
+
+
+@dataclass(frozen=True)
+class DebtPart(_InMinor):
     """What one source of postings (a hand, with its corrections and reversal; a carried
     balance; a posting without a source, by its key) adds to a pair's debt."""
 
@@ -44,13 +51,9 @@ class DebtPart:
     url: str | None
     at: datetime
 
-    @property
-    def amount(self) -> Amount:
-        return from_minor(self.minor, self.unit)
-
 
 @dataclass(frozen=True)
-class Debt:
+class Debt(_InMinor):
     """``debtor`` owes ``creditor`` ``amount`` (or, in a plan, pays it). For who owes whom,
     ``parts`` are the postings behind the debt, oldest first, and ``paid_minor`` what
     payments cleared of it: ``minor`` is the parts' sum less ``paid_minor``."""
@@ -61,10 +64,6 @@ class Debt:
     minor: int
     parts: tuple[DebtPart, ...] = ()
     paid_minor: int = 0
-
-    @property
-    def amount(self) -> Amount:
-        return from_minor(self.minor, self.unit)
 
     @property
     def paid(self) -> Amount:
@@ -311,7 +310,7 @@ def default_unit(club: Club) -> str:
 
 
 @dataclass(frozen=True)
-class Line:
+class Line(_InMinor):
     transaction: Transaction
     minor: int
     balance_minor: int
@@ -321,10 +320,6 @@ class Line:
     # For a posting or a reversal: the people it was with and what each came to, from the
     # statement's person's side (positive: they owe this person).
     parts: tuple[tuple[Player, int], ...] = ()
-
-    @property
-    def amount(self) -> Amount:
-        return from_minor(self.minor, self.unit)
 
     @property
     def balance(self) -> Amount:

@@ -3,16 +3,18 @@ balance), drawn by the template ``matches/chart.html``: a ``viewBox`` that scale
 width (390 px phones included), a title and a description for screen readers, and the same
 figures as a table under a disclosure, as the text alternative.
 
-A provider builds one with :func:`line_chart` and puts it in its section's context; the
-section's template includes ``matches/chart.html`` with ``chart=...``. A rating's first,
-provisional points (``provisional=n``) are drawn dashed and marked in the text alternative.
+A provider builds one with :func:`line_chart` (a player's figure day by day:
+:func:`player_chart`) and puts it in its section's context; the section's template includes
+``matches/chart.html`` with ``chart=...``. A rating's first, provisional points
+(``provisional=n``) are drawn dashed and marked in the text alternative.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 WIDTH, HEIGHT = 320, 140
@@ -128,3 +130,22 @@ def line_chart(
         provisional_path=provisional_path,
         legend=legend,
     )
+
+
+def player_chart(
+    player, what: str, dated: list[tuple[datetime, float]], *, description, facts=None, **options
+) -> Chart | None:
+    """:func:`line_chart` of ``player``'s ``what`` (``"sputo-rating"``) over time, ``dated``
+    ((when, value), in order), each point labelled with its day. ``description`` comes from
+    ``ngettext_lazy(..., "n")``: it is told the player's ``name``, the number of points ``n``
+    and any other ``facts``."""
+    points = [(_day(at), value) for at, value in dated]
+    about = {"name": player.display_name, "n": len(points), **(facts or {})}
+    return line_chart(f"{what}-{player.pk}", points, description=description % about, **options)
+
+
+def _day(at: datetime) -> str:
+    """The day of ``at``, short, in the local time zone (when ``at`` has one)."""
+    if timezone.is_aware(at):
+        at = timezone.localtime(at)
+    return formats.date_format(at, "SHORT_DATE_FORMAT")

@@ -61,6 +61,19 @@ WHAT = {
     "double_forfeit": gettext_lazy("record a double forfeit"),
 }
 
+#: The steps a report's reporter may not take on it: the refusal when there is no report
+#: waiting, and the one to the reporter.
+NOT_BY_THE_REPORTER = {
+    "confirm": (
+        gettext_lazy("There is no reported result waiting for confirmation."),
+        gettext_lazy("Nobody confirms their own report."),
+    ),
+    "dispute": (
+        gettext_lazy("There is no reported result to dispute."),
+        gettext_lazy("Withdraw your own report instead of disputing it."),
+    ),
+}
+
 
 def require(step: str, who: Actor, subject: OutcomeSubject, *, reported_by=None) -> None:
     """``PermissionDenied`` unless the game's roles table lets ``who`` take ``step``."""
@@ -70,8 +83,10 @@ def require(step: str, who: Actor, subject: OutcomeSubject, *, reported_by=None)
 
 
 def _audit(
-    subject, outcome, *, action: str, by, from_status: str, to_status: str, note="", data=None
+    subject, outcome, *, action: str, by, from_status: str = "", to_status: str, note="", data=None
 ):
+    """Write a step to the subject's history: ``outcome`` moved from ``from_status`` (none:
+    a result that comes new) to ``to_status``."""
     # After the commit: the tonight screen and the inboxes show every step.
     after_step.delay_on_commit(
         club_id=subject.club_id, model=subject._meta.label_lower, object_id=subject.pk
@@ -170,6 +185,15 @@ def _store(
     return prime(outcome, game_records=records)
 
 
+def _arrive(
+    subject, checked: CheckedOutcome, *, action: str, by, status: str, note="", data=None, **store
+) -> Outcome:
+    """:func:`_store` a new result and write its coming (from no state) to the audit."""
+    outcome = _store(subject, checked, by=by, status=status, note=note, **store)
+    _audit(subject, outcome, action=action, by=by, to_status=status, note=note, data=data)
+    return outcome
+
+
 def _check(subject, payload: dict, who: Actor, checked: CheckedOutcome | None) -> CheckedOutcome:
     """The game's check of ``payload``, or the one its caller just made of that very payload
     (a game that checked it before calling the step passes it on: no second check)."""
@@ -247,8 +271,7 @@ def report_in_transaction(
     checked = _check(subject, payload, who, checked)
     in_force = adapter.who("decide").allows(who)
     status = OutcomeStatus.CONFIRMED if in_force else OutcomeStatus.REPORTED
-    outcome = _store(subject, checked, by=by, status=status, at=at)
-    _audit(subject, outcome, action="report", by=by, from_status="", to_status=status)
+    outcome = _arrive(subject, checked, action="report", by=by, status=status, at=at)
     if outcome.in_force:
         _applied(adapter, subject, outcome, by=by, checked=checked, fresh=fresh)
     return outcome
@@ -261,26 +284,22 @@ def _open(subject: OutcomeSubject, *, states: list[str], nothing: str) -> Outcom
     return outcome
 
 
-def _reported_by_another(subject, who: Actor, *, step: str, nothing: str, own: str) -> Outcome:
-    """The reported result, for a step its reporter may not take (confirm, dispute)."""
-    outcome = _open(subject, states=[OutcomeStatus.REPORTED], nothing=nothing)
+def _reported_by_another(subject: OutcomeSubject, by, access: ClubAccess | None, *, step: str):
+    """:func:`_begin` for a step a report's reporter may not take (``NOT_BY_THE_REPORTER``):
+    the adapter, the subject locked, and the reported result."""
+    adapter, subject, who = _begin(subject, by, access)
+    nothing, own = NOT_BY_THE_REPORTER[step]
+    outcome = _open(subject, states=[OutcomeStatus.REPORTED], nothing=str(nothing))
     if outcome.reported_by_id == who.user.pk:
-        raise PermissionDenied(own)
+        raise PermissionDenied(str(own))
     require(step, who, subject)
-    return outcome
+    return adapter, subject, outcome
 
 
 @transaction.atomic
 def confirm_outcome(*, subject: OutcomeSubject, by, access: ClubAccess | None = None) -> Outcome:
     """Confirm the reported result: another player of the game, a scorer or an admin."""
-    adapter, subject, who = _begin(subject, by, access)
-    outcome = _reported_by_another(
-        subject,
-        who,
-        step="confirm",
-        nothing=_("There is no reported result waiting for confirmation."),
-        own=_("Nobody confirms their own report."),
-    )
+    adapter, subject, outcome = _reported_by_another(subject, by, access, step="confirm")
     _move(
         subject,
         outcome,
@@ -300,14 +319,7 @@ def dispute_outcome(
 ) -> Outcome:
     """Dispute the reported result; a scorer or an admin decides."""
     reason = _reason(reason)
-    _adapter, subject, who = _begin(subject, by, access)
-    outcome = _reported_by_another(
-        subject,
-        who,
-        step="dispute",
-        nothing=_("There is no reported result to dispute."),
-        own=_("Withdraw your own report instead of disputing it."),
-    )
+    _adapter, subject, outcome = _reported_by_another(subject, by, access, step="dispute")
     _move(
         subject, outcome, OutcomeStatus.DISPUTED, action="dispute", by=by, why=reason, note=reason
     )
@@ -362,15 +374,8 @@ def decide_outcome(
     if payload is None:
         return None
     checked = _check(subject, payload, who, None)
-    outcome = _store(subject, checked, by=by, status=OutcomeStatus.CONFIRMED, note=note)
-    _audit(
-        subject,
-        outcome,
-        action="report",
-        by=by,
-        from_status="",
-        to_status=outcome.status,
-        note=note,
+    outcome = _arrive(
+        subject, checked, action="report", by=by, status=OutcomeStatus.CONFIRMED, note=note
     )
     _applied(adapter, subject, outcome, by=by, checked=checked)
     return outcome
@@ -483,20 +488,17 @@ def set_aside(
         _move(subject, outcome, to, action=action, by=by, why=note, data=data)
     if award is None:
         return None
-    outcome = _store(
-        subject, award, by=by, status=OutcomeStatus.CONFIRMED, at=at, supersedes=in_force, note=note
-    )
-    _audit(
+    return _arrive(
         subject,
-        outcome,
+        award,
         action="award",
         by=by,
-        from_status="",
-        to_status=outcome.status,
+        status=OutcomeStatus.CONFIRMED,
+        at=at,
+        supersedes=in_force,
         note=note,
         data=data,
     )
-    return outcome
 
 
 def allowed_steps(subject: OutcomeSubject, who: Actor, current: Outcome | None) -> set[str]:

@@ -121,7 +121,6 @@ def _void(request, access, page: StepPage, subject) -> HttpResponse:
         ),
         done=page.done("void", subject),
         then=url,
-        back=url,
         button=_("Yes, void it"),
         reason=_("Why?"),
         **page.void_words(subject),

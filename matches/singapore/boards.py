@@ -9,12 +9,11 @@ from decimal import Decimal
 
 from django.core.paginator import Paginator
 from django.db.models import Max, Q, Sum
-from django.utils import formats, timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection
-from matches.boards.charts import line_chart
+from matches.boards.charts import player_chart
 from matches.singapore.models import Hand, SingaporeStats, TableSession
 from matches.singapore.sheet import build_sheet
 
@@ -128,22 +127,16 @@ def player_section(player, *, season=None, page: int = 1) -> PlayerSection | Non
 def _chart(player, history: list):
     """The running balance, hand by hand (``matches.boards.charts``: SVG, a text alternative)."""
 
-    def day(when: str) -> str:
-        at = datetime.fromisoformat(when)
-        if timezone.is_aware(at):
-            at = timezone.localtime(at)
-        return formats.date_format(at, "SHORT_DATE_FORMAT")
-
-    return line_chart(
-        f"singapore-balance-{player.pk}",
-        [(day(when), float(balance)) for when, balance in history],
+    return player_chart(
+        player,
+        "singapore-balance",
+        [(datetime.fromisoformat(when), float(balance)) for when, balance in history],
         title=gettext("Singapore running balance"),
-        description=ngettext(
+        description=ngettext_lazy(
             "%(name)s's running balance in points after each hand, %(n)s hand.",
             "%(name)s's running balance in points after each hand, %(n)s hands.",
-            len(history),
-        )
-        % {"name": player.display_name, "n": len(history)},
+            "n",
+        ),
         digits=0,
     )
 

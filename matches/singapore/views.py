@@ -242,7 +242,6 @@ def close(request, access, session_id):
         act=lambda: services.close_table(session=session, by=request.user),
         done=_("Table closed."),
         then=url,
-        back=url,
         title=_("Close the table"),
         question=_("Close %(table)s?") % {"table": session.name},
         consequence=_(

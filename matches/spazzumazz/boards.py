@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
-from django.utils import formats, timezone
+from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from clubs.models import Club, Player, Season
 from matches.boards import (
@@ -20,7 +20,7 @@ from matches.boards import (
     night_bounds,
     night_of,
 )
-from matches.boards.charts import line_chart
+from matches.boards.charts import player_chart
 from matches.boards.models import PlayerRating, RatingChange
 from matches.spazzumazz.models import (
     SpazzumazzGame,
@@ -207,32 +207,29 @@ def _charts(player: Player):
         idiots += place == size
         rate_points.append((at, idiots / games))
 
-    def day(at) -> str:
-        return formats.date_format(timezone.localtime(at), "SHORT_DATE_FORMAT")
-
-    rating = line_chart(
-        f"spazzumazz-rating-{player.pk}",
-        [(day(at), value) for at, value in changes],
+    rating = player_chart(
+        player,
+        "spazzumazz-rating",
+        changes,
         title=_("Spazz'u'mazz rating over time"),
-        description=ngettext(
+        description=ngettext_lazy(
             "%(name)s's conservative OpenSkill rating after each game, %(n)s game.",
             "%(name)s's conservative OpenSkill rating after each game, %(n)s games.",
-            len(changes),
-        )
-        % {"name": player.display_name, "n": len(changes)},
+            "n",
+        ),
         provisional=PROVISIONAL_GAMES - 1,
         legend=_("Dashed: provisional (fewer than %(n)s games).") % {"n": PROVISIONAL_GAMES},
     )
-    idiot_rate = line_chart(
-        f"spazzumazz-idiot-rate-{player.pk}",
-        [(day(at), value) for at, value in rate_points],
+    idiot_rate = player_chart(
+        player,
+        "spazzumazz-idiot-rate",
+        rate_points,
         title=_("Idiot rate over time"),
-        description=ngettext(
+        description=ngettext_lazy(
             "%(name)s's idiot rate after each game, %(n)s game.",
             "%(name)s's idiot rate after each game, %(n)s games.",
-            len(rate_points),
-        )
-        % {"name": player.display_name, "n": len(rate_points)},
+            "n",
+        ),
         percent=True,
         y_range=(0.0, 1.0),
     )

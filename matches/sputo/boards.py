@@ -28,13 +28,12 @@ from dataclasses import dataclass, field
 from django.contrib.contenttypes.models import ContentType
 from django.core.paginator import Paginator
 from django.db.models import Count, F, Q
-from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
 
 from clubs.models import Club, Player, Season
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, night_bounds
-from matches.boards.charts import line_chart
+from matches.boards.charts import player_chart
 from matches.boards.models import PlayerRating, RatingChange
 from matches.results.models import Outcome, OutcomeStatus
 from matches.sputo import bracket
@@ -324,21 +323,19 @@ def _chart(player: Player):
         .order_by("sequence")
         .values_list("at", "display")
     )
-    return line_chart(
-        f"sputo-rating-{player.pk}",
-        [
-            (formats.date_format(timezone.localtime(at), "SHORT_DATE_FORMAT"), display)
-            for at, display in changes
-        ],
+    return player_chart(
+        player,
+        "sputo-rating",
+        changes,
         title=_("Sputo rating over time"),
-        description=ngettext(
+        description=ngettext_lazy(
             "%(name)s's Glicko-2 rating (the rating minus twice its deviation) after each "
             "rated match, %(n)s match; provisional for the first %(first)s.",
             "%(name)s's Glicko-2 rating (the rating minus twice its deviation) after each "
             "rated match, %(n)s matches; provisional for the first %(first)s.",
-            len(changes),
-        )
-        % {"name": player.display_name, "n": len(changes), "first": PROVISIONAL_BELOW - 1},
+            "n",
+        ),
+        facts={"first": PROVISIONAL_BELOW - 1},
         digits=0,
         provisional=PROVISIONAL_BELOW - 1,
         legend=_("Dashed: provisional (fewer than %(n)s rated matches).")

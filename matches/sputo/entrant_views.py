@@ -41,7 +41,6 @@ def cancel(request, access, tournament_id):
         ),
         done=_("Tournament cancelled."),
         then=url,
-        back=url,
         title=_("Cancel the tournament"),
         question=_("Cancel %(name)s?") % {"name": tournament.name},
         consequence=_(
@@ -110,7 +109,6 @@ def remove_entry(request, access, tournament_id, entrant_id):
         act=lambda: service(by=request.user),
         done=_("Entry withdrawn."),
         then=url,
-        back=url,
         title=_("Withdraw an entry"),
         question=_("Withdraw %(name)s from %(tournament)s?") % names,
         consequence=consequence,

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubs.forms import add_service_errors
 from clubs.widgets import DateTimeInput
 from matches.sputo.models import BEST_OF, Seeding, Tournament, Variant
 from rules.sputo import LAYOUT_TOTALS
@@ -58,11 +59,7 @@ class TournamentForm(forms.ModelForm):
 
     def add_refusal(self, error: ValidationError) -> None:
         """The service's refusal by the fields it names (the others above the form)."""
-        if not hasattr(error, "error_dict"):
-            self.add_error(None, error.messages)
-            return
-        for name, messages in error.message_dict.items():
-            self.add_error(name if name in self.fields else None, messages)
+        add_service_errors(self, error)
 
     def values(self) -> dict:
         data = dict(self.cleaned_data)
