@@ -110,7 +110,9 @@ class ClubAccess:
 
 
 def _role_subquery(user, club: str = "pk"):
-    return Subquery(Membership.objects.filter(club=OuterRef(club), user=user).values("role")[:1])
+    # No ordering: the model's own (by club name and username) would join both tables.
+    rows = Membership.objects.filter(club=OuterRef(club), user=user).order_by()
+    return Subquery(rows.values("role")[:1])
 
 
 def role_in_club(user, club: str = "club"):
