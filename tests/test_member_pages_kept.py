@@ -5,14 +5,14 @@ request, a notification, a message, another member's page, a sign-out, a removal
 import re
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext, override_settings
+from django.test.utils import override_settings
 
 from clubs import services as clubs
 from clubs.inbox import services as inbox
 from clubs.inbox.services import Waiting
 from clubs.models import Membership, Role
+from tests.test_member_pages import queries as visit  # (queries, html) of a 200
 
 pytestmark = pytest.mark.django_db
 
@@ -21,13 +21,6 @@ def signed_in(user) -> Client:
     client = Client(HTTP_ACCEPT_LANGUAGE="en", enforce_csrf_checks=True)
     client.force_login(user)
     return client
-
-
-def visit(client, path: str) -> tuple[int, str]:
-    with CaptureQueriesContext(connection) as captured:
-        response = client.get(path)
-    assert response.status_code == 200, path
-    return len(captured), response.content.decode()
 
 
 def token(html: str) -> str:
