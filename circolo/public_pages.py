@@ -119,13 +119,27 @@ def _forget(*, setting, **kwargs):
         _club_query.cache_clear()
 
 
-def _public_club_row(slug: str) -> tuple | None:
-    """The club's row if the club exists and is public; None otherwise."""
-    sql, public = _club_query()
+def _club_row(slug: str) -> tuple | None:
+    """The club's row by its slug (the lean query), None if there is no such club."""
+    sql, _public = _club_query()
     with connection.cursor() as cursor:
         cursor.execute(sql, [slug])
         row = cursor.fetchone()
-    return tuple(row) if row is not None and row[public] else None
+    return tuple(row) if row is not None else None
+
+
+def _public_club_row(slug: str) -> tuple | None:
+    """The club's row if the club exists and is public; None otherwise."""
+    row = _club_row(slug)
+    return row if row is not None and row[_club_query()[1]] else None
+
+
+def _remember(remembered: tuple, now: float, html: str) -> None:
+    """Keep a page in this process's memory (at most ``MEMORY_PAGES``, then afresh)."""
+    if settings.PUBLIC_PAGE_RECHECK_SECONDS:
+        if len(_memory) >= MEMORY_PAGES:
+            _memory.clear()
+        _memory[remembered] = (now, html)
 
 
 def _versions(club_id: int, found: dict, keys: list[str]) -> tuple:
@@ -228,10 +242,7 @@ def public_page(view):
                 return response
             html = response.content.decode()
             django_cache.set(key, (state, html), seconds)
-        if settings.PUBLIC_PAGE_RECHECK_SECONDS:
-            if len(_memory) >= MEMORY_PAGES:
-                _memory.clear()
-            _memory[remembered] = (now, html)
+        _remember(remembered, now, html)
         return HttpResponse(html.replace(CSRF_HOLE, get_token(request)))
 
     return wrapper
@@ -329,10 +340,7 @@ def member_page(view):
                 django_cache.set(key, (state, html), seconds)
             except Exception as error:  # noqa: BLE001
                 log.warning("member_page: the cache failed to keep an entry: %s", error)
-        if recheck:
-            if len(_memory) >= MEMORY_PAGES:
-                _memory.clear()
-            _memory[remembered] = (now, html)
+        _remember(remembered, now, html)
         return HttpResponse(html.replace(CSRF_HOLE, get_token(request)))
 
     return wrapper
@@ -343,10 +351,7 @@ def _club_id(slug: str) -> int | None:
     (:func:`forget`)."""
     found = _club_ids.get(slug)
     if found is None:
-        sql, _public = _club_query()
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [slug])
-            row = cursor.fetchone()
+        row = _club_row(slug)
         if row is None:
             return None
         found = _club_ids[slug] = row[0]
