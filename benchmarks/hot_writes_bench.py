@@ -17,7 +17,9 @@ in the request: they are left out. Issue 16's targets: at most 20 queries and 25
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import random
 import statistics
 import time
@@ -118,7 +120,15 @@ def _writes(club, rng):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--writes", type=int, default=20, help="writes of each kind (20)")
+    parser.add_argument(
+        "--profile",
+        metavar="WRITE",
+        help="profile the writes whose name starts with WRITE (e.g. Sputo): where their time "
+        "goes, the project's functions by cumulative time and each query's milliseconds",
+    )
+    parser.add_argument("--top", type=int, default=25, help="rows of the profile (25)")
     args = parser.parse_args()
+    full_sql = bool(os.environ.get("FULL_SQL"))
     with bench_database():
         from django.core.management import call_command
         from django.db import connection
@@ -142,26 +152,63 @@ def main() -> None:
         print(f"database: {vendor()}; {args.writes} writes of each kind, as demo-scorer")
         print(f"{'write':<20} {'writes':>7} {'queries':>8} {'median ms':>10} {'p90 ms':>8}")
         for name, make in _writes(club, rng):
-            times, counts = [], []
+            times, counts, sql = [], [], {}
+            profiler = cProfile.Profile() if _profiled(name, args.profile) else None
             for _ in range(args.writes if make else 0):
                 request = make()
                 if request is None:
                     break
                 url, body = request
                 with CaptureQueriesContext(connection) as queries:
+                    if profiler:
+                        profiler.enable()
                     start = time.perf_counter()
                     response = api.post(url, body, format="json")
                     times.append((time.perf_counter() - start) * 1000)
+                    if profiler:
+                        profiler.disable()
                 assert response.status_code == 201, (name, response.status_code, response.data)
                 counts.append(len(queries))
+                for query in queries.captured_queries:
+                    text = query["sql"] if full_sql else query["sql"][:150]
+                    sql.setdefault(text, []).append(float(query["time"]) * 1000)
             if os.environ.get("SHOW_QUERIES"):
-                print(*(q["sql"][:120] for q in queries.captured_queries), sep="\n")
+                shown = (q["sql"] if full_sql else q["sql"][:120] for q in queries.captured_queries)
+                print(*shown, sep="\n")
             if not times:
                 print(f"{name:<20} (none in the demo)")
                 continue
             p90 = statistics.quantiles(times, n=10)[-1] if len(times) > 1 else times[0]
             median = statistics.median(times)
             print(f"{name:<20} {len(times):>7} {max(counts):>8} {median:>10.1f} {p90:>8.1f}")
+            if profiler:
+                _print_profile(profiler, sql, len(times), args.top)
+
+
+def _profiled(name: str, wanted: str | None) -> bool:
+    return bool(wanted) and name.lower().startswith(wanted.lower())
+
+
+def _print_profile(profiler, sql: dict, writes: int, top: int) -> None:
+    """The project's functions by cumulative time a write, then each query's median ms."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    rows = pstats.Stats(profiler).stats
+    ours = [
+        (key, value)
+        for key, value in rows.items()
+        if key[0].startswith(root) and ".venv" not in key[0]
+    ]
+    print("  the project's functions, cumulative ms a write:")
+    for (filename, line, function), (calls, _, _, cumulative, _) in sorted(
+        ours, key=lambda item: -item[1][3]
+    )[:top]:
+        where = f"{os.path.relpath(filename, root)}:{line} {function}"
+        print(f"    {cumulative * 1000 / writes:7.2f} {calls / writes:6.1f} calls  {where[-80:]}")
+    print("  the queries, median ms (unprofiled runs mixed in when profiling is off):")
+    full = bool(os.environ.get("FULL_SQL"))
+    for text, spent in sorted(sql.items(), key=lambda item: -sum(item[1]))[:top]:
+        shown = text if full else text[:110]
+        print(f"    {statistics.median(spent):6.2f} x{len(spent) / writes:4.1f}  {shown}")
 
 
 if __name__ == "__main__":

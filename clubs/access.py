@@ -38,7 +38,6 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import CharField, OuterRef, Subquery, Value
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -50,6 +49,7 @@ from clubs.models import (  # noqa: F401 - re-exported: the queryset rules live 
     Role,
     club_ids_showing_money,
     club_ids_where,
+    role_in_club,
     roles_at_least,
 )
 
@@ -109,21 +109,6 @@ class ClubAccess:
         return self
 
 
-def _role_subquery(user, club: str = "pk"):
-    # No ordering: the model's own (by club name and username) would join both tables.
-    rows = Membership.objects.filter(club=OuterRef(club), user=user).order_by()
-    return Subquery(rows.values("role")[:1])
-
-
-def role_in_club(user, club: str = "club"):
-    """An expression for ``annotate``: ``user``'s role in the club of each row (``club``
-    names the row's club field), None for no role: to read a row and check its access in
-    one query, with :func:`access_with_role`."""
-    if not user.is_authenticated:
-        return Value(None, output_field=CharField())
-    return _role_subquery(user, club)
-
-
 def access_with_role(
     club: Club | None,
     role: str | None,
@@ -150,7 +135,7 @@ def access_club(
     """
     lookup = {"pk": club.pk} if isinstance(club, Club) else {"slug": club}
     if user.is_authenticated:
-        clubs = Club.objects.annotate(my_role=_role_subquery(user), **(annotate or {}))
+        clubs = Club.objects.annotate(my_role=role_in_club(user, "pk"), **(annotate or {}))
         found = clubs.filter(**lookup).order_by().first()
         role = found.my_role if found is not None else None
     else:

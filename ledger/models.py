@@ -52,9 +52,7 @@ class Kind(models.TextChoices):
 
 
 class TransactionQuerySet(ClubOwnedQuerySet):
-    def visible_to(self, user):
-        """A club's ledger is for its members."""
-        return self.where_role(user, Role.MEMBER)
+    seen_from = Role.MEMBER  # a club's ledger is for its members
 
     def of(self, *, club: Club, unit: str, scope: str | None = None):
         found = self.filter(club=club, unit=unit)

@@ -224,9 +224,7 @@ def _refuse_if_settled(subject: OutcomeSubject) -> None:
         )
 
 
-def _begin(
-    subject: OutcomeSubject, by, access: ClubAccess | None = None, *, step=None, lock=True
-):
+def _begin(subject: OutcomeSubject, by, access: ClubAccess | None = None, *, step=None, lock=True):
     """The step's adapter, its subject locked and read as the adapter wants it (``lock``
     false: as it is), and the actor; with ``step``, refused first unless the roles table
     lets the actor take it."""

@@ -40,9 +40,7 @@ def _today():
 
 
 class TableSessionQuerySet(ClubOwnedQuerySet):
-    def visible_to(self, user):
-        """A table's sheet says who owes whom: for the club's members only."""
-        return self.where_role(user, Role.MEMBER)
+    seen_from = Role.MEMBER  # a table's sheet says who owes whom: for the club's members
 
     def open(self):
         return self.filter(closed_at__isnull=True)
@@ -278,8 +276,7 @@ class Hand(OutcomeSubject):
 
 
 class SingaporeStatsQuerySet(ClubOwnedQuerySet):
-    def visible_to(self, user):
-        return self.where_role(user, Role.MEMBER)
+    seen_from = Role.MEMBER
 
 
 class SingaporeStats(models.Model):

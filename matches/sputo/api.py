@@ -7,6 +7,7 @@ the field, a 403, a 409 with a message), with the same access check as the pages
 
 from __future__ import annotations
 
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -25,7 +26,7 @@ from circolo.strict import IdFilter, json_parsers
 from clubs.api import AddChangeViewSet, ClubAccessMixin
 from clubs.models import Player, Role
 from matches.results.api import result_steps
-from matches.results.models import OPEN, OutcomeStatus
+from matches.results.models import OPEN, Outcome, OutcomeStatus
 from matches.sputo import reads, services
 from matches.sputo.adapter import SputoAdapter
 from matches.sputo.models import (
@@ -273,8 +274,13 @@ class TournamentMatchViewSet(
         return self.step_role(self.action)
 
     def _answer(self, match, code=status.HTTP_200_OK):
-        # The match as it is now, with its results (two queries).
-        match = self.get_queryset().prefetch_related("outcomes").get(pk=match.pk)
+        # The match as it is now, with its results (two queries), by its id alone: the
+        # request was let in to it already, and what the answer shows is all it joins.
+        match = (
+            TournamentMatch.objects.select_related("tournament", "player_a", "player_b", "winner")
+            .prefetch_related(Prefetch("outcomes", Outcome.objects.select_related("reported_by")))
+            .get(pk=match.pk)
+        )
         found = list(match.outcomes.all())
         outcome = next((o for o in found if o.status in OPEN), None)
         match.open_outcome = outcome  # what the serializer shows as pending
