@@ -20,7 +20,7 @@ rules.errors.UnknownCardError: unknown card '1'
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Literal
@@ -265,6 +265,18 @@ def parse_cards(tokens: object, field: str) -> list[Card]:
             errors.append(UnknownCardError(token, at=f"{field}[{index}]"))
     raise_all(errors)
     return cards
+
+
+def token_codes(tokens: object, codes: Mapping[str, int]) -> list[int] | None:
+    """The codes of a list of canonical card tokens in a game's table ``codes``; ``None``
+    for anything else (the game's fast paths then leave it to :func:`parse_cards`, which
+    names every fault)."""
+    if type(tokens) is not list:
+        return None
+    try:
+        return list(map(codes.__getitem__, tokens))
+    except (KeyError, TypeError):
+        return None
 
 
 def format_cards(cards: Iterable[Card]) -> list[str]:

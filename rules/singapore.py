@@ -58,7 +58,7 @@ from operator import eq
 from types import MappingProxyType
 
 from rules import singapore_search as engine
-from rules.cards import JOKER, Card, Rank, Suit, parse_cards
+from rules.cards import JOKER, Card, Rank, Suit, parse_cards, token_codes
 from rules.errors import RulesError, RuleViolation, describe, raise_all
 from rules.house_rules import SingaporeRules, parse_house_rules
 from rules.records import Phase, bad_record, is_int
@@ -227,7 +227,12 @@ def score_hand(
     Score(raw_points=70, rounded_points=70, multiplier=2, points=100)
     """
     factor = arrangement if isinstance(arrangement, int) else arrangement.multiplier
-    raw = sum(card_points(card) for card in loser)
+    return _scored(sum(card_points(card) for card in loser), factor, rules)
+
+
+def _scored(raw: int, factor: int, rules: SingaporeRules) -> Score:
+    """The loser's ``raw`` card points rounded, multiplied by ``factor`` and capped as
+    ``rules`` say (the cap on the base before the multiplier, or on the total)."""
     rounded = _round(raw, rules.rounding)
     cap = rules.cap
     if rules.cap_applies_to == "base":
@@ -453,9 +458,9 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
         if name not in record:
             raise bad_record(f"{name} is missing", name)
     # Cards: every token of every field, all unknown cards reported together.
-    winner = _fast_codes(record["winner"])
-    loser = _fast_codes(record["loser"])
-    declared_codes = [_fast_codes(meld) for meld in declared_raw or ()]
+    winner = token_codes(record["winner"], _CODE_OF_TOKEN)
+    loser = token_codes(record["loser"], _CODE_OF_TOKEN)
+    declared_codes = [token_codes(meld, _CODE_OF_TOKEN) for meld in declared_raw or ()]
     declared: list[list[Card] | None] = [
         None if codes is None else list(_cards(codes)) for codes in declared_codes
     ]
@@ -522,17 +527,6 @@ _POINTS: tuple[int, ...] = tuple(
 )
 
 
-def _fast_codes(tokens: object) -> list[int] | None:
-    """The codes of a list of canonical card tokens; ``None`` for anything else (which
-    :func:`parse_cards` then reads, naming every fault)."""
-    if type(tokens) is not list:
-        return None
-    try:
-        return list(map(_CODE_OF_TOKEN.__getitem__, tokens))
-    except (KeyError, TypeError):
-        return None
-
-
 def _too_many_copies(codes: list[int]) -> None:
     """``too_many_copies`` for every card the two hands hold more than twice."""
     allowed = 2
@@ -577,14 +571,7 @@ def _multiplier(melds: Sequence[Sequence[int]], rules: SingaporeRules) -> int:
 
 def _score(factor: int, loser: Sequence[int], rules: SingaporeRules) -> Score:
     """:func:`score_hand` on codes."""
-    raw = sum(map(_POINTS.__getitem__, loser))
-    rounded = _round(raw, rules.rounding)
-    cap = rules.cap
-    if rules.cap_applies_to == "base":
-        points = (rounded if cap is None else min(rounded, cap)) * factor
-    else:
-        points = rounded * factor if cap is None else min(rounded * factor, cap)
-    return Score(raw, rounded, factor, points)
+    return _scored(sum(map(_POINTS.__getitem__, loser)), factor, rules)
 
 
 def _check_declared(

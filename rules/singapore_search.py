@@ -417,6 +417,19 @@ def _groups_needed(cards: set[int]) -> int:
 _Choice = tuple[tuple[int, Option], ...]
 
 
+def _barred_suits(block: int, rank: int, total: int, windows: bytes) -> int:
+    """The suits (a bit each) whose card of ``rank`` in ``block`` has no neighbours for a
+    sequence in ``total``: a card goes to its suit's sequence only if it has."""
+    barred = 0
+    for suit in range(4):
+        if (
+            block >> (2 * suit) & 3
+            and not windows[(total >> _WINDOW_SHIFT[suit * 13 + rank]) & 0x3FFF]
+        ):
+            barred |= 1 << suit
+    return barred
+
+
 def _best_choice(total: int, limit: JokerLimit, jokers: int) -> _Choice | None:
     """The per-rank options of the arrangement with the fewest combinations."""
     if jokers > 2:
@@ -435,14 +448,7 @@ def _best_choice(total: int, limit: JokerLimit, jokers: int) -> _Choice | None:
         if block:
             options = table[rank * 256 + block] or ranks.get(rank, block)
             if len(options) > 1 and windows is not None:
-                # A card goes to its suit's sequence only if it has neighbours for one.
-                barred = 0
-                for suit in range(4):
-                    if (
-                        block >> (2 * suit) & 3
-                        and not windows[(total >> _WINDOW_SHIFT[suit * 13 + rank]) & 0x3FFF]
-                    ):
-                        barred |= 1 << suit
+                barred = _barred_suits(block, rank, total, windows)
                 if barred:
                     options = tuple(option for option in options if not option[5] & barred)
             if len(options) == 1:
@@ -679,13 +685,7 @@ def _closes_relaxed(total: int, limit: JokerLimit, jokers: int) -> bool:
         if block:
             options = _relaxed_options(limit, jokers, rank, block)
             if len(options) > 1 and windows is not None:
-                barred = 0
-                for suit in range(4):
-                    if (
-                        block >> (2 * suit) & 3
-                        and not windows[(total >> _WINDOW_SHIFT[suit * 13 + rank]) & 0x3FFF]
-                    ):
-                        barred |= 1 << suit
+                barred = _barred_suits(block, rank, total, windows)
                 options = tuple(option for option in options if not option[5] & barred)
             if not options:
                 return False

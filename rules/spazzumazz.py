@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from operator import itemgetter
 
-from rules.cards import JOKER, STANDARD_DECK, Card, Rank, parse_cards
+from rules.cards import JOKER, STANDARD_DECK, Card, Rank, parse_cards, token_codes
 from rules.errors import MalformedRecordError, RulesError, RuleViolation, describe, raise_all
 from rules.house_rules import SpazzumazzRules, parse_house_rules
 from rules.records import Phase, bad_record, field, is_int, player_names
@@ -684,12 +684,22 @@ def _parse_codes(phase: Phase, tokens: object, at: str) -> tuple[int, ...]:
     return () if cards is None else tuple(_codes(cards))
 
 
+def _turn_codes(phase: Phase, tokens: object, index: int, part: str) -> tuple[int, ...]:
+    """The codes of a turn's ``part`` (none when absent): canonical tokens by the fast
+    path, anything else by :func:`_parse_codes`, which names the fault."""
+    if tokens is None:
+        return ()
+    codes = token_codes(tokens, _CODE_BY_TOKEN)
+    if codes is not None:
+        return tuple(codes)
+    return _parse_codes(phase, tokens, f"turns[{index}].{part}")
+
+
 def _read_steps(phase: Phase, raw_turns: list[object], players: frozenset[str]) -> list[_Step]:
     """Every turn's shape and cards; the hot loop of reading a log, so canonical card
     tokens take a fast path and field paths are only spelled out for an error."""
     steps: list[_Step] = []
     append = steps.append
-    code_of = _CODE_BY_TOKEN.__getitem__
     for index, raw in enumerate(raw_turns):
         if type(raw) is not dict:
             raise bad_record(f"turns[{index}] must be an object", f"turns[{index}]")
@@ -705,24 +715,8 @@ def _read_steps(phase: Phase, raw_turns: list[object], players: frozenset[str]) 
         pickup = get("pickup")
         blind = get("blind")
         if pickup is None and blind is None:
-            codes: tuple[int, ...] = ()
-            ups: tuple[int, ...] = ()
-            if type(play) is list:
-                if play:
-                    try:
-                        codes = tuple(map(code_of, play))
-                    except (KeyError, TypeError):
-                        codes = _parse_codes(phase, play, f"turns[{index}].play")
-            elif play is not None:
-                codes = _parse_codes(phase, play, f"turns[{index}].play")
-            if type(face_up) is list:
-                if face_up:
-                    try:
-                        ups = tuple(map(code_of, face_up))
-                    except (KeyError, TypeError):
-                        ups = _parse_codes(phase, face_up, f"turns[{index}].face_up")
-            elif face_up is not None:
-                ups = _parse_codes(phase, face_up, f"turns[{index}].face_up")
+            codes = _turn_codes(phase, play, index, "play")
+            ups = _turn_codes(phase, face_up, index, "face_up")
             if not (play or face_up):  # the raw lists: an unknown card is not "no card"
                 raise bad_record(
                     f"turns[{index}] plays no card: it needs play, face_up, pickup or blind",
@@ -884,15 +878,6 @@ def _check_log(record: Mapping[str, object], players: Sequence[str]) -> dict[str
 # Each step below is the Table method of the same name, inlined.
 
 
-def _token_codes(tokens: object) -> list[int] | None:
-    if type(tokens) is not list:
-        return None
-    try:
-        return list(map(_CODE_BY_TOKEN.__getitem__, tokens))
-    except (KeyError, TypeError):
-        return None
-
-
 def _replay_legal_log(
     record: Mapping[str, object], players: Sequence[str]
 ) -> dict[str, object] | None:
@@ -900,7 +885,7 @@ def _replay_legal_log(
     raw_deal, raw_turns = record.get("deal"), record.get("turns")
     if type(raw_deal) is not dict or type(raw_turns) is not list or len(raw_deal) != len(players):
         return None
-    stock = _token_codes(record.get("stock"))
+    stock = token_codes(record.get("stock"), _CODE_BY_TOKEN)
     if stock is None:
         return None
     count = len(players)
@@ -920,7 +905,7 @@ def _replay_legal_log(
             return None
         parts = []
         for part, size in _HAND_FIELDS:
-            codes = _token_codes(entry.get(part))
+            codes = token_codes(entry.get(part), _CODE_BY_TOKEN)
             if codes is None or len(codes) != size:
                 return None
             for code in codes:
@@ -996,8 +981,8 @@ def _replay_legal_log(
                 ranks[seat][rank] -= played
                 sizes[seat] -= played
             else:
-                codes = [] if play is None else _token_codes(play)
-                ups = [] if face_up is None else _token_codes(face_up)
+                codes = [] if play is None else token_codes(play, _CODE_BY_TOKEN)
+                ups = [] if face_up is None else token_codes(face_up, _CODE_BY_TOKEN)
                 if codes is None or ups is None:
                     return None
                 cards = codes + ups

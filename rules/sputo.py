@@ -70,7 +70,7 @@ from enum import Enum
 from itertools import chain
 from typing import Final, TypeAlias
 
-from rules.cards import JOKER, STANDARD_DECK, Card, Suit, decks, parse_cards
+from rules.cards import JOKER, STANDARD_DECK, Card, Suit, decks, parse_cards, token_codes
 from rules.errors import RulesError, RuleViolation, describe, raise_all
 from rules.house_rules import parse_house_rules
 from rules.records import Phase, bad_record, expect, is_int, is_number, player_names
@@ -367,6 +367,20 @@ _FITS: Final = tuple(
 )
 
 
+def _any_fits(
+    piles: Sequence[list[int]], centers: Sequence[list[int]], fits: Sequence[Sequence[bool]]
+) -> bool:
+    """Whether the top card of one of ``piles`` goes on the top of one of ``centers``."""
+    tops = [center[-1] for center in centers if center]
+    for pile in piles:
+        if pile:
+            row = fits[pile[-1]]
+            for top in tops:
+                if row[top]:
+                    return True
+    return False
+
+
 def goes_on(card: Card, top: Card, *, suit_match: bool = False) -> bool:
     """Whether ``card`` may be played on a centre pile topped by ``top``."""
     return _FITS[suit_match][_CODE[card]][_CODE[top]]
@@ -547,15 +561,7 @@ class Game:
         """Whether ``seat`` has a legal play (a player blocked by splash has none)."""
         if not self._playing() or self.blocked[seat]:
             return False
-        fits = self._fits
-        tops = [cards[-1] for cards in self.centers if cards]
-        for pile in self.piles[seat]:
-            if pile:
-                row = fits[pile[-1]]
-                for top in tops:
-                    if row[top]:
-                        return True
-        return False
+        return _any_fits(self.piles[seat], self.centers, self._fits)
 
     def may_splash(self) -> bool:
         if not self.options.splash or not self._playing():
@@ -964,15 +970,6 @@ _SORTED_DECKS: Final[dict[Variant, list[int]]] = {
 }
 
 
-def _token_codes(tokens: object) -> list[int] | None:
-    if type(tokens) is not list:
-        return None
-    try:
-        return list(map(_CODE_OF_TOKEN.__getitem__, tokens))
-    except (KeyError, TypeError):
-        return None
-
-
 def _replay_legal_log(
     hands: dict[str, dict[str, object]],
     raw_events: object,
@@ -1025,16 +1022,7 @@ def _replay_legal_log(
     plays = flips = 0
 
     def can_play(seat: int) -> bool:
-        if blocked[seat]:
-            return False
-        tops = [center[-1] for center in centers if center]
-        for pile in piles[seat]:
-            if pile:
-                row = fits[pile[-1]]
-                for top in tops:
-                    if row[top]:
-                        return True
-        return False
+        return not blocked[seat] and _any_fits(piles[seat], centers, fits)
 
     def turn() -> None:  # as Game._turn
         for owner in (0, 1):
@@ -1111,7 +1099,7 @@ def _replay_legal_log(
                 return None
             new: list[list[int]] = []
             for name in players:
-                restocked = _token_codes(new_stocks[name])
+                restocked = token_codes(new_stocks[name], _CODE_OF_TOKEN)
                 if restocked is None:
                     return None
                 new.append(restocked[::-1])
