@@ -215,8 +215,9 @@ def _print_profile(profiler, sql: dict, writes: int, top: int) -> None:
     """The project's functions by cumulative time a write, then each query's median ms."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     rows = pstats.Stats(profiler).stats
-    if os.environ.get("PROFILE_ALL"):  # every function, Django's too, by its own time
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
+    if os.environ.get("PROFILE_ALL"):  # every function, Django's too: by own time (1) or as named
+        order = os.environ["PROFILE_ALL"] if os.environ["PROFILE_ALL"] != "1" else "tottime"
+        pstats.Stats(profiler).sort_stats(order).print_stats(top)
     ours = [
         (key, value)
         for key, value in rows.items()
