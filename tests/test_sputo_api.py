@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from matches.models import Outcome, OutcomeStatus
 from rules.bots import sputo as bot
-from tests.sputo_world import drawn, make_members, match_at
+from tests.sputo_world import drawn, make_members, match_at, win
 
 pytestmark = pytest.mark.django_db
 
@@ -142,6 +142,42 @@ def test_a_match_reported_confirmed_and_the_409s(people, admin_api):
     assert late.status_code == 409
     bracket = admin_api.get(f"/api/v1/tournaments/{tournament.pk}/bracket/").data
     assert bracket["rounds"][1][0]["player_a"]["id"] == m.player_b_id
+
+
+def test_a_reports_answer_is_what_a_read_of_the_match_gives(people, admin_api):
+    """The answer to a report is built from what the step wrote, not read back: it must be
+    what a read gives, for a player's report waiting for the opponent, an admin's in force
+    that seats the winner, a walkover, and the final's that finishes the tournament."""
+    club = people["club"]
+    players = make_members(club, 4)
+    tournament = drawn(club, people["admin"], players, best_of=1, third_place=False)
+    first, second = match_at(tournament, 1, 0), match_at(tournament, 1, 1)
+
+    def report(client, match, body, *, status):
+        url = f"/api/v1/tournament-matches/{match.pk}/"
+        answer = client.post(f"{url}report/", body, format="json")
+        assert answer.status_code == 201, answer.data
+        assert answer.data["status"] == status
+        assert answer.json() == client.get(url).json()
+        return answer.data
+
+    waiting = report(
+        as_user(first.player_a.user),
+        first,
+        {"games": [{"winner": first.player_a_id, "cards_left": 4}]},
+        status="reported",
+    )
+    assert waiting["pending"]["reported_by"] == first.player_a.user.username
+    assert waiting["winner"] is None
+    walkover = report(admin_api, second, {"walkover": second.player_b_id}, status="decided")
+    assert walkover["winner"]["id"] == second.player_b_id and walkover["pending"] is None
+    confirmed = as_user(first.player_b.user).post(f"/api/v1/tournament-matches/{first.pk}/confirm/")
+    assert confirmed.status_code == 200, confirmed.data
+    final = match_at(tournament, 2, 0)
+    decided = report(admin_api, final, win(final, final.player_b), status="decided")
+    assert decided["winner"] == {"id": final.player_b_id, "name": final.player_b.display_name}
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
 
 
 def test_another_clubs_match_is_a_404(people):

@@ -10,7 +10,8 @@ is the game's roles table (``matches.results.adapters``): the early 403 of
 The viewset says how to reach its subject and how to answer it::
 
     def step_subject(self, request, **kwargs): ...       # the subject, or a 404
-    def step_answer(self, subject, step, code): ...      # the Response
+    def step_answer(self, subject, step, code, taken): ...  # the Response; ``taken``:
+                                                         # the step's outcome (or None)
     def step_payload(self, step, data, request): ...     # the result in a report,
                                                          # decide or correct body
 """
@@ -72,7 +73,12 @@ class ResultSteps:
     def step_subject(self, request, **kwargs):
         raise NotImplementedError
 
-    def step_answer(self, subject, step: str, code: int = status.HTTP_200_OK) -> Response:
+    def step_answer(
+        self, subject, step: str, code: int = status.HTTP_200_OK, taken=None
+    ) -> Response:
+        """The answer to ``step`` on ``subject`` (as the request read it). ``taken``: the
+        outcome the step stored or moved, if it returns one, with the subject as the step
+        left it (``taken.subject``): a game may answer from it instead of reading again."""
         raise NotImplementedError
 
     def step_payload(self, step: str, data: dict, request) -> dict | None:
@@ -100,7 +106,7 @@ class ResultSteps:
                 subject=subject, by=request.user, payload=payload
             )
             return self.step_preview(preview)
-        cycle.take(
+        taken = cycle.take(
             step,
             subject=subject,
             by=request.user,
@@ -111,7 +117,7 @@ class ResultSteps:
             access=getattr(self, "club_access", None),
         )
         code = status.HTTP_201_CREATED if step == "report" else status.HTTP_200_OK
-        return self.step_answer(subject, step, code)
+        return self.step_answer(subject, step, code, taken=taken)
 
 
 def _action(step: str, *, url_path: str, schema: dict, doc: str):

@@ -153,8 +153,7 @@ def _store(
     try:
         outcome = Outcome.objects.create(
             club_id=subject.club_id,
-            content_type=ContentType.objects.get_for_model(subject),
-            object_id=subject.pk,
+            subject=subject,  # kept with it: the step's answer may be built from it
             status=status,
             payload=checked.payload,
             detail=checked.detail,

@@ -416,7 +416,7 @@ class TableSessionViewSet(
     def step_subject(self, request, pk=None, hand_id=None):
         return self._hand(self.get_object(), hand_id)
 
-    def step_answer(self, subject, step, code=status.HTTP_200_OK):
+    def step_answer(self, subject, step, code=status.HTTP_200_OK, taken=None):
         return self._hand_response(subject.session, subject, code)
 
     def step_payload(self, step, data, request):

@@ -358,7 +358,7 @@ class SpazzumazzGameViewSet(
     def step_subject(self, request, pk=None):
         return self.get_object()
 
-    def step_answer(self, subject, step, code=status.HTTP_200_OK):
+    def step_answer(self, subject, step, code=status.HTTP_200_OK, taken=None):
         return self._show(subject, code)
 
     def step_payload(self, step, data, request):

@@ -35,6 +35,16 @@ def _players_read(match: TournamentMatch) -> list:
     return [p for p in found if p is not None]
 
 
+def _leave_as_written(match: TournamentMatch, row: TournamentMatch) -> None:
+    """The caller's ``match`` as its ``row`` of the plan was written (the result cycle's
+    locked instance, which the step's answer is built from), its winner the player read."""
+    for name in ("result", "winner_id", "decided_at", "needs_resolution"):
+        setattr(match, name, getattr(row, name))
+    seated = {player.pk: player for player in _players_read(match)}
+    if match.winner_id in seated:
+        match.winner = seated[match.winner_id]
+
+
 def write_changes(changes, matches: dict, *, now) -> set:
     """Apply :func:`bracket.settle`'s changes to the match objects; the ones changed. A
     player moved keeps the row already read with the bracket (nothing read again)."""
@@ -293,6 +303,7 @@ def apply_result(
             announce_finished(tournament, plan.standings[1])
     announce_ready(plan.tournament, plan.matches.values(), before=ready_before)
     _audit_plan(plan, by=by, previous=previous, touched=touched)
+    _leave_as_written(match, subject)
     queue_ratings(match.club_id)
     boards_changed(match.club_id)
     return plan
