@@ -9,9 +9,14 @@ scorer (in force at once).
 A throwaway database (``benchmarks/singapore_db.py``) gets the demo (``manage.py demo``)
 and a tournament of up to 32 of its players drawn for the Sputo reports; then each write
 runs ``--writes`` times in-process (Django's test client: the server's own time, no
-network) and the table gives how many ran, their queries and their median and p90
-milliseconds. The statistics and ratings tasks that a write queues run in the worker, not
-in the request: they are left out. Issue 16's targets: at most 20 queries and 25 ms each.
+network) and the table gives how many ran, their queries (BEGIN and COMMIT counted), their
+median and p90 milliseconds and the median milliseconds in the database driver's calls
+("in SQL"). ``--profile Sputo`` (``--top N`` rows) adds where that write's time goes: the
+project's functions by cumulative milliseconds a write, then each query's median
+milliseconds; ``FULL_SQL=1`` prints whole statements, ``PROFILE_ALL=1`` Django's functions
+too (``PROFILE_ALL=cumulative`` sorted so). The statistics and ratings tasks that a write
+queues run in the worker, not in the request: they are left out. Issue 16's targets: at
+most 20 queries and 25 ms each.
 """
 
 from __future__ import annotations
