@@ -19,6 +19,7 @@ from clubs.demo import DEMO_SLUG, PRIVATE_SLUG
 from clubs.models import Club, Role
 from ledger import reads as ledger_reads
 from ledger import services
+from ledger.erasure import erase_club_ledger
 from ledger.models import Payment, Transaction
 
 EVENINGS = 6
@@ -74,4 +75,4 @@ def _counts(club: Club) -> dict[str, int]:
 def erase(club: Club) -> None:
     """Remove the demo club's ledger (the deliberate path past the append-only triggers)."""
     if Transaction.objects.filter(club=club).exists() or Payment.objects.filter(club=club).exists():
-        services.erase_club_ledger(club=club)
+        erase_club_ledger(club=club)

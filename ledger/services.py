@@ -55,7 +55,7 @@ from clubs.access import access_club
 from clubs.models import Club, Player
 from ledger.amounts import Amount, to_minor, validate_unit
 from ledger.legs import Legs, give_legs, legs_of_nets
-from ledger.models import Entry, Erasure, Kind, Leg, Payment, PaymentStatus, Transaction
+from ledger.models import Entry, Kind, Leg, Payment, PaymentStatus, Transaction
 from ledger.prepare import (
     MEMO_MAX_LENGTH,
     SCOPE_MAX_LENGTH,
@@ -576,27 +576,6 @@ def cancel_payment(*, payment: Payment, by) -> Payment:
     locked.save(update_fields=["status", "decided_by", "decided_at"])
     payment_inbox.delay_on_commit(payment_id=locked.pk)
     return locked
-
-
-# --- Erasing a club's ledger (the deliberate path) --------------------------------------------
-
-
-@db_transaction.atomic
-def erase_club_ledger(*, club: Club, by=None) -> Erasure:
-    """Delete a club's whole ledger (transactions, entries, payments), on purpose: the one
-    way past the append-only triggers, recorded as an :class:`Erasure`. The club itself can
-    then be deleted (it cannot while it has a ledger)."""
-    Club.objects.select_for_update().get(pk=club.pk)
-    erasure = Erasure.objects.create(club_id=club.pk, club_name=club.name, by=user_or_none(by))
-    payments, _ = Payment.objects.filter(club=club).delete()
-    Leg.objects.filter(transaction__club=club).delete()
-    Entry.objects.filter(transaction__club=club).delete()
-    reversals, _ = Transaction.objects.filter(club=club, reverses__isnull=False).delete()
-    others, _ = Transaction.objects.filter(club=club).delete()
-    erasure.transactions, erasure.payments = reversals + others, payments
-    erasure.finished_at = timezone.now()
-    erasure.save(update_fields=["transactions", "payments", "finished_at"])
-    return erasure
 
 
 # --- Scopes ----------------------------------------------------------------------------------

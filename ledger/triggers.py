@@ -8,7 +8,7 @@ What both databases refuse (an ``IntegrityError`` in Django on either):
   the legs of one posted before legs counted (below);
 - any ``DELETE`` of an entry, a leg or a transaction, unless an
   :class:`~ledger.models.Erasure` of its club is open in the same database transaction
-  (``services.erase_club_ledger`` opens and closes it; other connections never see it open);
+  (``erasure.erase_club_ledger`` opens and closes it; other connections never see it open);
 - a transaction whose entries do not sum to zero, are all zero, or are not ``n_entries``
   in number; one that announces no legs (``n_legs`` NULL: only the transactions posted
   before legs existed have it), or whose legs are not ``n_legs`` in number or do not net,

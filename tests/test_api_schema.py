@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from circolo.strict import StrictInputMixin
 from clubs import services
-from clubs.api import house_rule_schema
+from clubs.house_rules_api import house_rule_schema
 from clubs.models import CURRENCY_CODES
 
 METHODS = {"get", "post", "put", "patch", "delete"}

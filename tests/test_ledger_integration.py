@@ -15,6 +15,7 @@ from circolo import bulk
 from ledger import prepare as ledger_prepare
 from ledger import reads as ledger_reads
 from ledger import services
+from ledger.erasure import erase_club_ledger
 from ledger.models import CheckRun, Entry, Erasure, Leg, Payment, Transaction
 from tests.ledger_helpers import players_of
 
@@ -269,7 +270,7 @@ def test_erasing_a_clubs_ledger_commits_and_the_club_can_go(people):
     services.post_transaction(
         club=people["club"], unit="EUR", key="h", entries={p["ada"]: -1, p["mia"]: 1}
     )
-    services.erase_club_ledger(club=people["club"], by=people["admin"])
+    erase_club_ledger(club=people["club"], by=people["admin"])
     people["club"].delete()
     assert not Transaction.objects.exists()
 

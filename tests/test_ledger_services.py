@@ -14,6 +14,7 @@ from clubs import services as club_services
 from ledger import prepare as ledger_prepare
 from ledger import reads as ledger_reads
 from ledger import services, sources
+from ledger.erasure import erase_club_ledger
 from ledger.models import Entry, Erasure, Kind, Payment, PaymentStatus, Transaction
 from ledger.sources import Source, register
 from tests.ledger_helpers import immediate_constraints, players_of
@@ -450,7 +451,7 @@ def test_a_club_with_a_ledger_cannot_be_deleted_until_its_ledger_is_erased(peopl
     services.confirm_payment(payment=payment, by=people["admin"])
     with pytest.raises(ProtectedError):
         people["club"].delete()
-    erasure = services.erase_club_ledger(club=people["club"], by=people["admin"])
+    erasure = erase_club_ledger(club=people["club"], by=people["admin"])
     assert (erasure.transactions, erasure.payments) == (3, 1)
     assert erasure.finished_at is not None
     people["club"].delete()

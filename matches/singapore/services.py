@@ -499,6 +499,33 @@ def _replayed(session: TableSession, key: str, key_hash: str) -> Recorded | None
 
 
 @transaction.atomic
+def _require_reporter(by, access, dealer: Player, opponent: Player) -> None:
+    """``PermissionDenied`` unless the roles table lets ``by`` report a hand between these
+    two (one of them, or a scorer or an admin)."""
+    who = Actor(
+        user=by,
+        access=access,
+        plays=by.is_authenticated and by.pk in (dealer.user_id, opponent.user_id),
+    )
+    rule = adapter_of_game("singapore").who("report")
+    if not rule.allows(who):
+        raise PermissionDenied(rule.refusal(_("record a hand")))
+
+
+def _audit_out_of_turn(hand: Hand, by, reason: str, *, expected, played) -> None:
+    """The hand's history says it was played out of turn, by whose leave and why."""
+    steps.audit(
+        hand,
+        action="out_of_turn",
+        by=by,
+        note=reason,
+        data={
+            "expected": list(expected) if expected else None,
+            "played": [player.pk for player in played],
+        },
+    )
+
+
 def record_hand(
     *,
     session: TableSession,
@@ -526,14 +553,7 @@ def record_hand(
     hand.
     """
     session, access = _lock_as(session, by)
-    who = Actor(
-        user=by,
-        access=access,
-        plays=by.is_authenticated and by.pk in (dealer.user_id, opponent.user_id),
-    )
-    rule = adapter_of_game("singapore").who("report")
-    if not rule.allows(who):
-        raise PermissionDenied(rule.refusal(_("record a hand")))
+    _require_reporter(by, access, dealer, opponent)
     key = check_key(key)
     replayed = _replayed(session, key, key_hash)
     if replayed is not None:
@@ -564,16 +584,7 @@ def record_hand(
         reason=reason,
     )
     if reason:
-        steps.audit(
-            hand,
-            action="out_of_turn",
-            by=by,
-            note=reason,
-            data={
-                "expected": list(state.next) if state.next else None,
-                "played": [dealer.pk, opponent.pk],
-            },
-        )
+        _audit_out_of_turn(hand, by, reason, expected=state.next, played=(dealer, opponent))
     outcome = steps.report_in_transaction(
         subject=hand,
         payload=checked.payload,
