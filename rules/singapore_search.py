@@ -254,6 +254,19 @@ Option = tuple[int, int, int, int, int, int, int]
 _SPLIT_MORE = 1  # under "one", splitting a set in two takes one more joker
 
 
+def _add_option(
+    options: list[Option], pattern: int, mask: int, left: int, limit: JokerLimit, jokers: int
+) -> None:
+    """Add the option of sending ``pattern`` (suits ``mask``) to sequences, the ``left``
+    cards of the rank making a set (with jokers, as ``limit`` allows), if they can."""
+    if left == 0:
+        options.append((pattern, 0, 0, 0, 0, mask, 0))
+        return
+    leftover = _leftover_set(limit, left, jokers)
+    if leftover is not None:
+        options.append((pattern, *leftover, 1, mask, left))
+
+
 def _rank_options(limit: JokerLimit, jokers: int, rank: int, block: int) -> tuple[Option, ...]:
     """A rank's options: those of its block at rank 0 (see :func:`_block_options`), with
     the pattern bits moved to the rank."""
@@ -278,12 +291,7 @@ def _block_options(limit: JokerLimit, jokers: int, block: int) -> tuple[Option, 
         sent = [suit for suit in present if mask >> suit & 1]
         left = total - len(sent)
         pattern = sum(1 << (16 * suit) for suit in sent)
-        if left == 0:
-            options.append((pattern, 0, 0, 0, 0, mask, 0))
-            continue
-        leftover = _leftover_set(limit, left, jokers)
-        if leftover is not None:
-            options.append((pattern, *leftover, 1, mask, left))
+        _add_option(options, pattern, mask, left, limit, jokers)
     return tuple(options)
 
 
@@ -613,12 +621,7 @@ def _relaxed_options(limit: JokerLimit, jokers: int, rank: int, block: int) -> t
         left = total - sum(sent)
         pattern = sum(n << (32 * suit + 2 * rank) for suit, n in enumerate(sent))
         mask = sum(1 << suit for suit, n in enumerate(sent) if n)
-        if left == 0:
-            options.append((pattern, 0, 0, 0, 0, mask, 0))
-            continue
-        leftover = _leftover_set(limit, left, jokers)
-        if leftover is not None:
-            options.append((pattern, *leftover, 1, mask, left))
+        _add_option(options, pattern, mask, left, limit, jokers)
     _RELAXED_OPTIONS[key] = result = tuple(options)
     return result
 
