@@ -101,3 +101,19 @@ def test_a_scorers_sputo_report(people):
         shown = f"/api/v1/tournament-matches/{match.pk}/"
         counts.append(count(api, url, body, "sputo report", shown=shown))
     assert counts[1] <= MOST_QUERIES
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "write",
+    [
+        test_recording_a_singapore_hand,
+        test_recording_a_spazzumazz_game,
+        test_a_scorers_sputo_report,
+    ],
+)
+def test_each_hot_write_opens_its_own_transaction(people, write):
+    """The same writes outside a test's transaction, as on the server (no
+    ``ATOMIC_REQUESTS``): each service opens its own, and the result cycle's steps that
+    need their caller's (``report_in_transaction``) refuse to run without one."""
+    write(people)

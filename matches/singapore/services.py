@@ -498,7 +498,6 @@ def _replayed(session: TableSession, key: str, key_hash: str) -> Recorded | None
     return Recorded(hand=existing, outcome=None, replayed=True)
 
 
-@transaction.atomic
 def _require_reporter(by, access, dealer: Player, opponent: Player) -> None:
     """``PermissionDenied`` unless the roles table lets ``by`` report a hand between these
     two (one of them, or a scorer or an admin)."""
@@ -526,6 +525,7 @@ def _audit_out_of_turn(hand: Hand, by, reason: str, *, expected, played) -> None
     )
 
 
+@transaction.atomic
 def record_hand(
     *,
     session: TableSession,
