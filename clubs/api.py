@@ -234,8 +234,8 @@ class ClubAccessMixin:
             self.permission_denied(self.request, message=str(denied) or None)
 
     def get_object(self):
-        """DRF's lookup; a write's reads the user's role in the object's club in the same
-        query (``get_queryset``: one query less on every write, the club night's hot paths)."""
+        """DRF's lookup. For a write, ``get_queryset`` reads the user's role in the object's
+        club in the same query: one query less on every write, the club night's hot paths."""
         queryset = self.filter_queryset(self.get_queryset())
         lookup = self.lookup_url_kwarg or self.lookup_field
         obj = get_object_or_404(queryset, **{self.lookup_field: self.kwargs[lookup]})
