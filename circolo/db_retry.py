@@ -38,9 +38,20 @@ log = logging.getLogger(__name__)
 READS = ("SELECT", "DECLARE", "FETCH", "CLOSE")  # DECLARE...: a server-side cursor's reads
 
 
-def _closed(connection) -> bool:
+# The server's word that it ended the session (an administrator's pg_terminate_backend, a
+# shutdown, a crash; SQLSTATE class 08, a connection exception): lost, whether or not libpq
+# has seen the socket close yet when the error is raised (it often has not, at COMMIT).
+_LOST_STATES = ("57P01", "57P02", "57P03")
+
+
+def _closed(connection, error: BaseException | None = None) -> bool:
+    """Whether ``connection`` is lost: closed under us, or ended by the server (``error``,
+    the error that a query or the commit raised)."""
     raw = connection.connection
-    return raw is not None and getattr(raw, "closed", False)
+    if raw is not None and getattr(raw, "closed", False):
+        return True
+    state = getattr(getattr(error, "__cause__", None), "sqlstate", None) or ""
+    return state in _LOST_STATES or state.startswith("08")
 
 
 class _Watch:
@@ -62,8 +73,8 @@ class _Watch:
                 transaction.on_commit(self._mark_committed, using=connection.alias)
         try:
             result = execute(sql, params, many, context)
-        except (OperationalError, InterfaceError):
-            if _closed(connection):
+        except (OperationalError, InterfaceError) as error:
+            if _closed(connection, error):
                 self.lost = True
             raise
         if not connection.in_atomic_block and not str(sql).lstrip()[:8].upper().startswith(READS):
@@ -119,9 +130,9 @@ class RetryOnLostConnection:
         return self.get_response(request)
 
     @staticmethod
-    def _may_run_again(request, watch: _Watch, connection) -> bool:
+    def _may_run_again(request, watch: _Watch, connection, error=None) -> bool:
         if _keyed(request):  # lost anywhere, even at COMMIT: the key makes it safe
-            return watch.lost or _closed(connection)
+            return watch.lost or _closed(connection, error)
         return watch.lost and not watch.committed
 
     def process_exception(self, request, exception):
@@ -129,7 +140,9 @@ class RetryOnLostConnection:
         if (
             isinstance(exception, OperationalError | InterfaceError)
             and getattr(request, "_db_replayable", False)
-            and self._may_run_again(request, request._db_watch, connections[DEFAULT_DB_ALIAS])
+            and self._may_run_again(
+                request, request._db_watch, connections[DEFAULT_DB_ALIAS], exception
+            )
         ):
             request._db_run_again = True
             return HttpResponse(status=503)  # replaced by the second run's answer
