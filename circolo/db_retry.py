@@ -14,6 +14,8 @@ What counts as committing, watched on every query of the request (``execute_wrap
 transaction that commits (an ``on_commit`` hook of ours fires), and any statement but a
 ``SELECT`` outside a transaction (autocommit). A loss at ``COMMIT`` itself is left alone:
 the commit may have happened (that error is not raised by a query, so it is never retried).
+Lost means closed under us, or ended by the server's own word (``_LOST_STATES``, class 08):
+the error often arrives before libpq has seen the socket close.
 
 A write that honours an ``Idempotency-Key`` (its path is in ``IDEMPOTENT_WRITE_PATHS``) and
 was sent with one runs again whatever it had committed: the key answers the write recorded
