@@ -10,8 +10,9 @@ A throwaway database (``benchmarks/singapore_db.py``) gets the demo (``manage.py
 and a tournament of up to 32 of its players drawn for the Sputo reports; then each write
 runs ``--writes`` times in-process (Django's test client: the server's own time, no
 network) and the table gives how many ran, their queries (BEGIN and COMMIT counted), their
-median and p90 milliseconds and the median milliseconds in the database driver's calls
-("in SQL"). ``--profile Sputo`` (``--top N`` rows) adds where that write's time goes: the
+median and p90 milliseconds, the median milliseconds in the database driver's calls
+("in SQL") and the median CPU milliseconds of this process ("CPU": Python's own work,
+without the wait on the database server; steadier than the wall clock on a busy machine). ``--profile Sputo`` (``--top N`` rows) adds where that write's time goes: the
 project's functions by cumulative milliseconds a write, then each query's median
 milliseconds; ``FULL_SQL=1`` prints whole statements, ``PROFILE_ALL=1`` Django's functions
 too (``PROFILE_ALL=cumulative`` sorted so). The statistics and ratings tasks that a write
@@ -157,10 +158,10 @@ def main() -> None:
         print(f"database: {vendor()}; {args.writes} writes of each kind, as demo-scorer")
         print(
             f"{'write':<20} {'writes':>7} {'queries':>8} {'median ms':>10} {'p90 ms':>8}"
-            f" {'in SQL ms':>10}"
+            f" {'in SQL ms':>10} {'CPU ms':>7}"
         )
         for name, make in _writes(club, rng):
-            times, counts, sql, in_sql = [], [], {}, []
+            times, counts, sql, in_sql, cpu = [], [], {}, [], []
             profiler = cProfile.Profile() if _profiled(name, args.profile) else None
             for _ in range(args.writes if make else 0):
                 request = make()
@@ -174,9 +175,10 @@ def main() -> None:
                 ):
                     if profiler:
                         profiler.enable()
-                    start = time.perf_counter()
+                    start, started = time.perf_counter(), time.process_time()
                     response = api.post(url, body, format="json")
                     times.append((time.perf_counter() - start) * 1000)
+                    cpu.append((time.process_time() - started) * 1000)
                     if profiler:
                         profiler.disable()
                 assert response.status_code == 201, (name, response.status_code, response.data)
@@ -194,7 +196,7 @@ def main() -> None:
             spent = statistics.median(in_sql)
             print(
                 f"{name:<20} {len(times):>7} {max(counts):>8} {median:>10.1f} {p90:>8.1f}"
-                f" {spent:>10.1f}"
+                f" {spent:>10.1f} {statistics.median(cpu):>7.1f}"
             )
             if profiler:
                 _print_profile(profiler, sql, len(times), args.top)
@@ -220,6 +222,8 @@ def _print_profile(profiler, sql: dict, writes: int, top: int) -> None:
     """The project's functions by cumulative time a write, then each query's median ms."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     rows = pstats.Stats(profiler).stats
+    if os.environ.get("PROFILE_DUMP"):  # the raw profile, for pstats or snakeviz
+        profiler.dump_stats(os.environ["PROFILE_DUMP"])
     if os.environ.get("PROFILE_ALL"):  # every function, Django's too: by own time (1) or as named
         order = os.environ["PROFILE_ALL"] if os.environ["PROFILE_ALL"] != "1" else "tottime"
         pstats.Stats(profiler).sort_stats(order).print_stats(top)

@@ -179,6 +179,26 @@ def test_a_correction_of_the_winner_changes_who_is_next(world):
     assert next_names(world, session) == ("B", "C")
 
 
+def test_a_list_of_tables_and_each_table_alone_agree_on_who_is_next(world):
+    first = open_table(world, "ABCD", first="AB")
+    second = open_table(world, "ABCE", first="CE")
+    untouched = open_table(world, "ABC", first="BC")
+    play(world, first, "A", "B", winner="B")
+    play(world, first, "B", "C", winner="B")
+    play(world, second, "C", "E", winner="E")
+    voided = play(world, second, "E", "A", winner="A").hand
+    steps.void_outcome(subject=voided, by=world["scorer"], reason="Carte viste")
+    listed = services.table_states([first, second, untouched])
+    alone = {s.pk: services.table_state(s).next for s in (first, second, untouched)}
+    assert {pk: state.next for pk, state in listed.items()} == alone
+    p = world["players"]
+    assert alone == {
+        first.pk: (p["B"].pk, p["D"].pk),
+        second.pk: (p["E"].pk, p["A"].pk),
+        untouched.pk: (p["B"].pk, p["C"].pk),
+    }
+
+
 def test_hands_need_two_people_playing_at_the_table(world):
     session = open_table(world, "ABC", first="AB")
     with pytest.raises(ValidationError) as refused:

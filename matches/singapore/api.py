@@ -44,7 +44,6 @@ from matches.singapore.serializers import (
     HandDecideSerializer,
     HandImportSerializer,
     HandReasonSerializer,
-    HandResultSerializer,
     HandSerializer,
     ImportReportSerializer,
     TableJoinSerializer,
@@ -52,6 +51,7 @@ from matches.singapore.serializers import (
     TableSessionSerializer,
     hand_data,
     preview_data,
+    result_in,
 )
 
 # --- Filters --------------------------------------------------------------------------------
@@ -149,13 +149,11 @@ class TableSessionViewSet(
     api_errors["hands"] = {*CONFLICTS, 422}  # an Idempotency-Key sent again with another body
 
     def get_queryset(self):
-        return (
-            super()
-            .get_queryset()
-            .select_related("club", "house_rules")
-            .annotate(n_hands=Count("hands"))
-            .order_by("-date", "-pk")
-        )
+        tables = super().get_queryset().select_related("club", "house_rules")
+        tables = tables.order_by("-date", "-pk")
+        # The hands are counted where the table is shown, not where a hand is recorded or a
+        # step taken: counting a long table's hands took longer than the rest of its read.
+        return _with_hands_counted(tables) if self.action in ("list", "retrieve") else tables
 
     def role_to_write(self, obj) -> str | None:
         return Role.MEMBER  # the services check who may do what to whom
@@ -173,7 +171,7 @@ class TableSessionViewSet(
         return self.get_paginated_response(data) if page is not None else Response(data)
 
     def _session_response(self, session, code=status.HTTP_200_OK):
-        session = self.get_queryset().get(pk=session.pk)
+        session = _with_hands_counted(self.get_queryset()).get(pk=session.pk)
         return Response(self.get_serializer(session).data, status=code)
 
     def _player(self, session, player_id, field="player", *, found=None) -> Player:
@@ -381,7 +379,7 @@ class TableSessionViewSet(
             self._player(session, fields[name], name, found=found)
             for name in ("dealer", "opponent")
         )
-        payload = {k: v for k, v in request.data.items() if k in HandResultSerializer().fields}
+        payload = result_in(request.data)
         recorded = services.record_hand(
             session=session,
             by=request.user,
@@ -425,7 +423,12 @@ class TableSessionViewSet(
             raw = request.data.get("result") if isinstance(request.data, dict) else None
         if not isinstance(raw, dict):
             return None
-        return {k: v for k, v in raw.items() if k in HandResultSerializer().fields}
+        return result_in(raw)
+
+
+def _with_hands_counted(tables):
+    """The tables with their hands counted, as :class:`TableSessionSerializer` shows them."""
+    return tables.annotate(n_hands=Count("hands"))
 
 
 def register(router) -> None:

@@ -284,6 +284,15 @@ class HandResultSerializer(StrictSerializer):
     side_bets = HandSideBetSerializer(many=True, required=False, max_length=50)
 
 
+# The keys of a hand's result, read once (a serializer builds its fields anew each time).
+_RESULT_KEYS = frozenset(HandResultSerializer._declared_fields)
+
+
+def result_in(body: dict) -> dict:
+    """The hand's result in a request's body: its keys of :class:`HandResultSerializer`."""
+    return {k: v for k, v in body.items() if k in _RESULT_KEYS}
+
+
 class HandCreateSerializer(HandResultSerializer):
     dealer = _id()
     opponent = _id()

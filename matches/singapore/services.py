@@ -22,7 +22,6 @@ from datetime import date as Date
 from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 
-from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, OuterRef, Subquery
@@ -302,6 +301,27 @@ class TableState:
         return [rotation.SeatState(s.player_id, s.plays) for s in self.seats]
 
 
+# A hand and the winner of its counted result. The steps leave a hand one counted result;
+# the database would allow two, one in force and one waiting (``outcome_one_in_force``,
+# ``outcome_one_open``), and then the earlier, the one in force, is the one that counts.
+_HAND_WON = ("session_id", "dealer_id", "opponent_id", "outcomes__payload__winner")
+_IN_FORCE_FIRST = ("outcomes__reported_at", "outcomes__pk")
+
+
+def _counted_hands():
+    return Hand.objects.filter(outcomes__status__in=COUNTED)
+
+
+def _winners(rows) -> dict[int, rotation.LastHand]:
+    """Each session's first row of ``rows`` (``_HAND_WON``) as its last hand."""
+    found: dict[int, rotation.LastHand] = {}
+    for session_id, dealer, opponent, won in rows:
+        if session_id not in found:
+            pair = (dealer, opponent) if won == "dealer" else (opponent, dealer)
+            found[session_id] = rotation.LastHand(*pair)
+    return found
+
+
 def _last_hands(session_ids: list[int]) -> dict[int, rotation.LastHand]:
     """The winner and loser of each session's latest hand whose result counts (in force or
     waiting for confirmation), in one query whatever the number of sessions."""
@@ -309,35 +329,30 @@ def _last_hands(session_ids: list[int]) -> dict[int, rotation.LastHand]:
         TableSession.objects.filter(pk__in=session_ids)
         .annotate(
             last_hand=Subquery(
-                Hand.objects.filter(session=OuterRef("pk"), outcomes__status__in=COUNTED)
-                .order_by("-number")
-                .values("pk")[:1]
+                _counted_hands().filter(session=OuterRef("pk")).order_by("-number").values("pk")[:1]
             )
         )
         .filter(last_hand__isnull=False)
         .values_list("last_hand", flat=True)
     )
-    winner = Outcome.objects.filter(
-        content_type=ContentType.objects.get_for_model(Hand),
-        object_id=OuterRef("pk"),
-        status__in=COUNTED,
-    ).values("payload__winner")[:1]
-    hands = (
-        Hand.objects.filter(pk__in=Subquery(latest))
-        .annotate(winner=Subquery(winner))
-        .values_list("session_id", "dealer_id", "opponent_id", "winner")
+    return _winners(
+        _counted_hands()
+        .filter(pk__in=Subquery(latest))
+        .order_by(*_IN_FORCE_FIRST)
+        .values_list(*_HAND_WON)
     )
-    found = {}
-    for session_id, dealer, opponent, won in hands:
-        if won == "dealer":
-            found[session_id] = rotation.LastHand(dealer, opponent)
-        else:
-            found[session_id] = rotation.LastHand(opponent, dealer)
-    return found
 
 
 def last_hand(session: TableSession) -> rotation.LastHand | None:
-    return _last_hands([session.pk]).get(session.pk)
+    """One session's :func:`_last_hands`, by its latest counted hand alone (the hot path of
+    recording a hand: a third of the time of the query for many sessions)."""
+    rows = (
+        _counted_hands()
+        .filter(session=session)
+        .order_by("-number", *_IN_FORCE_FIRST)
+        .values_list(*_HAND_WON)[:1]
+    )
+    return _winners(rows).get(session.pk)
 
 
 def _first(session: TableSession) -> tuple[int, int] | None:
