@@ -12,12 +12,13 @@ runs ``--writes`` times in-process (Django's test client: the server's own time,
 network) and the table gives how many ran, their queries (BEGIN and COMMIT counted), their
 median and p90 milliseconds, the median milliseconds in the database driver's calls
 ("in SQL") and the median CPU milliseconds of this process ("CPU": Python's own work,
-without the wait on the database server; steadier than the wall clock on a busy machine). ``--profile Sputo`` (``--top N`` rows) adds where that write's time goes: the
-project's functions by cumulative milliseconds a write, then each query's median
-milliseconds; ``FULL_SQL=1`` prints whole statements, ``PROFILE_ALL=1`` Django's functions
-too (``PROFILE_ALL=cumulative`` sorted so). The statistics and ratings tasks that a write
-queues run in the worker, not in the request: they are left out. Issue 16's targets: at
-most 20 queries and 25 ms each.
+without the wait on the database server; steadier than the wall clock on a busy machine).
+``--profile Sputo`` (``--top N`` rows) adds where that write's time goes: the project's
+functions by cumulative milliseconds a write, then each query's median milliseconds;
+``FULL_SQL=1`` prints whole statements, ``PROFILE_ALL=1`` Django's functions too
+(``PROFILE_ALL=cumulative`` sorted so), ``PROFILE_DUMP=file`` writes the raw profile.
+The statistics and ratings tasks that a write queues run in the worker, not in the
+request: they are left out. Issue 16's targets: at most 20 queries and 25 ms each.
 """
 
 from __future__ import annotations
@@ -34,10 +35,10 @@ from singapore_db import bench_database, vendor
 
 
 def _hand_body(table, rng) -> dict:
-    from matches.singapore import services
+    from matches.singapore import turns
     from rules.bots import singapore as bot
 
-    state = services.table_state(table)
+    state = turns.table_state(table)
     dealer, opponent = state.next
     record = bot.random_record(rng.randrange(10**9))
     return {

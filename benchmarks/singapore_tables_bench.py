@@ -27,7 +27,7 @@ def main() -> None:
 
     from clubs import services as clubs
     from clubs.models import Role
-    from matches.singapore import services, tasks
+    from matches.singapore import services, tasks, turns
     from rules.bots import singapore as bot
 
     # The statistics task runs in the Celery worker after each hand, not in the request:
@@ -45,7 +45,7 @@ def main() -> None:
     rng = random.Random(8)
 
     def body(session, many: bool) -> dict:
-        state = services.table_state(session)
+        state = turns.table_state(session)
         dealer, opponent = state.next
         present = [s.player_id for s in state.seats if s.plays]
         others = [p for p in present if p not in (dealer, opponent)]

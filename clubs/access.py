@@ -123,6 +123,13 @@ def access_with_role(
     return ClubAccess(club=club, role=role, user_id=user_id).require(at_least)
 
 
+def read_with_role(club: Club, user) -> Club:
+    """Mark ``club``, read with ``user``'s role in it as ``role_here``
+    (``Club.objects.visible_with_role``), so that :func:`access_club` asks no more."""
+    club.role_read_for = user.pk
+    return club
+
+
 def access_club(
     user, club: str | Club, *, at_least: str | None = None, annotate: dict | None = None
 ) -> ClubAccess:
@@ -130,9 +137,13 @@ def access_club(
 
     ``Http404`` if the user may not see it (or it does not exist); ``PermissionDenied`` if
     they may see it but their role is below ``at_least``. One query (none for an anonymous
-    user and a club already fetched). ``annotate``: more of the club read in that same
+    user and a club already fetched, nor for a club read with the user's role:
+    :func:`read_with_role`). ``annotate``: more of the club read in that same
     query (a page's counts), as attributes of ``access.club``.
     """
+    user_id = user.pk if user.is_authenticated else None
+    if isinstance(club, Club) and not annotate and vars(club).get("role_read_for", 0) == user_id:
+        return access_with_role(club, club.role_here, at_least=at_least, user_id=user_id)
     lookup = {"pk": club.pk} if isinstance(club, Club) else {"slug": club}
     if user.is_authenticated:
         clubs = Club.objects.annotate(my_role=role_in_club(user, "pk"), **(annotate or {}))
@@ -144,7 +155,6 @@ def access_club(
         else:
             found = Club.objects.annotate(**(annotate or {})).filter(**lookup).order_by().first()
         role = None
-    user_id = user.pk if user.is_authenticated else None
     return access_with_role(found, role, at_least=at_least, user_id=user_id)
 
 

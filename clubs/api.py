@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from circolo.errors import NOT_FOUND
 from circolo.strict import StrictModelSerializer, StrictSerializer
 from clubs import services
-from clubs.access import ClubAccess, access_club, access_with_role, roles_by_club
+from clubs.access import ClubAccess, access_club, access_with_role, read_with_role, roles_by_club
 from clubs.house_rules_api import house_rules_action
 from clubs.models import CURRENCY_CODES, Club, Game, Invitation, Membership, Player, Role, Season
 from clubs.throttles import INVITATION, over_limit
@@ -59,13 +59,17 @@ class ClubSerializer(StrictModelSerializer):
 @extend_schema_field(OpenApiTypes.STR)  # a slug: documented as text that is not blank
 class ClubSlugField(serializers.SlugRelatedField):
     """A club named by slug, among the clubs the requesting user may see (another is a
-    404 naming the field)."""
+    404 naming the field); read with the user's role in it, which ``access_club`` then
+    asks no more (``clubs.access.read_with_role``)."""
 
     def __init__(self, **kwargs):
         super().__init__(slug_field="slug", **kwargs)
 
     def get_queryset(self):
-        return Club.objects.visible_to(self.context["request"].user)
+        return Club.objects.visible_with_role(self.context["request"].user)
+
+    def to_internal_value(self, data):
+        return read_with_role(super().to_internal_value(data), self.context["request"].user)
 
 
 class PlayerSerializer(StrictModelSerializer):

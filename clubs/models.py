@@ -84,6 +84,12 @@ class ClubQuerySet(models.QuerySet):
             return self.filter(Q(is_public=True) | Q(pk__in=mine))
         return self.public()
 
+    def visible_with_role(self, user):
+        """:meth:`visible_to`, each with ``user``'s role in it (``role_here``): a club looked
+        up and its access checked in one query (``clubs.access.read_with_role``)."""
+        mine = Q(role_here__isnull=False) if user.is_authenticated else Q(pk__in=[])
+        return self.annotate(role_here=role_in_club(user, "pk")).filter(Q(is_public=True) | mine)
+
     def where_role(self, user, at_least: str):
         """Clubs where ``user`` holds at least the role ``at_least``."""
         return self.filter(pk__in=club_ids_where(user, at_least=at_least))
@@ -111,9 +117,8 @@ def club_ids_showing_money(user):
 
 
 def role_in_club(user, club: str = "club"):
-    """An expression for ``annotate``: ``user``'s role in the club of each row (``club``
-    names the row's club field), None for no role: to read a row and check its access in
-    one query, with ``clubs.access.access_with_role``."""
+    """For ``annotate``: ``user``'s role in each row's club (``club``: the row's club field),
+    None for none; a row read and its access checked in one query (``access_with_role``)."""
     if not user.is_authenticated:
         return models.Value(None, output_field=models.CharField())
     # No ordering: the model's own (by club name and username) would join both tables.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from clubs import services as clubs
 from clubs.models import Role
-from matches.singapore import services
+from matches.singapore import services, turns
 
 # The text's worked example: three combinations (x1) against 70 points of cards.
 CLOSING = "AS 2S 3S QH QD QC 7D 8D 9D 10D".split()
@@ -100,7 +100,7 @@ def play(world, session, dealer, opponent, *, winner="dealer", by=None, **kwargs
 
 def next_names(world, session):
     """The next (dealer, opponent) by name, or None."""
-    state = services.table_state(session)
+    state = turns.table_state(session)
     if state.next is None:
         return None
     by_id = {p.pk: name for name, p in world["players"].items()}

@@ -69,7 +69,7 @@ from schemathesis.specs.openapi.formats import unregister_string_format
 from clubs import services
 from clubs.tokens import issue_token
 from matches.models import TableSession, Tournament, TournamentMatch
-from matches.singapore import services as singapore_services
+from matches.singapore import turns
 from tests.singapore_helpers import CLOSING, SEVENTY
 
 MAX_EXAMPLES = 10
@@ -195,7 +195,7 @@ def deal_a_valid_hand(result: dict, session: TableSession, dealer=None, opponent
     example, the opponent covering one quota. The generator keeps the quotas, ``preview``,
     ``reason`` and the rest."""
     if dealer is None:
-        state = singapore_services.table_state(session)
+        state = turns.table_state(session)
         pair = state.next or tuple(s.player_id for s in state.seats if s.plays)[:2]
         if len(pair) < 2:
             return

@@ -5,7 +5,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from matches.models import GameRecord, GameSeat, Hand, Outcome, OutcomeStatus
 from matches.results import steps
-from matches.singapore import services
+from matches.singapore import services, turns
 from matches.singapore.payload import HandRefused
 from tests.singapore_helpers import (
     CLOSING,
@@ -99,7 +99,7 @@ def test_a_bystander_may_not_record_a_hand(world):
 def test_a_waiting_report_already_moves_the_rotation(world):
     session = open_table(world, ["Anna", "Bruno", "Carla"], first=("Anna", "Bruno"))
     play(world, session, "Anna", "Bruno", by=world["users"]["Anna"])
-    state = services.table_state(session)
+    state = turns.table_state(session)
     p = world["players"]
     assert state.next == (p["Anna"].pk, p["Carla"].pk)
 

@@ -30,7 +30,7 @@ from ledger import services as ledger
 from ledger.models import Entry, Leg, Transaction
 from matches.results import steps
 from matches.results.adapters import adapter_for
-from matches.singapore import posting, services
+from matches.singapore import posting, services, turns
 from matches.singapore.importer import import_hands
 from matches.singapore.sheet import build_sheet
 from rules.bots import singapore as bot
@@ -346,7 +346,7 @@ def test_tables_and_the_ledger_stay_consistent_whatever_happens(world):
 
         @rule(data=st.data())
         def hand(self, data):
-            state = services.table_state(self.session)
+            state = turns.table_state(self.session)
             seats = {s.player_id: s.player for s in state.seats}
             dealer, opponent = seats[state.next[0]], seats[state.next[1]]
             recorded = services.record_hand(

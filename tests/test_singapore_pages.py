@@ -15,7 +15,7 @@ from ledger import reads as ledger_reads
 from ledger import services as ledger
 from matches.models import Hand, Outcome, TableSession
 from matches.results import steps
-from matches.singapore import services
+from matches.singapore import services, turns
 from tests.singapore_helpers import CLOSING, SEVENTY, make_table, open_table, play
 
 pytestmark = pytest.mark.django_db
@@ -298,7 +298,7 @@ def test_the_sheet_takes_as_many_queries_for_30_hands_as_for_3(scorer, world):
                 covers={opponent: 1, "Carla" if opponent != "Carla" else "Dario": 1},
                 quotas=3,
             )
-            state = services.table_state(session)
+            state = turns.table_state(session)
             names = {p.pk: name for name, p in world["players"].items()}
             dealer, opponent = names[state.next[0]], names[state.next[1]]
     first = Hand.objects.filter(session=big).first()

@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from circolo.errors import Conflict
 from matches.models import AuditEntry, Hand
 from matches.results import steps
-from matches.singapore import services
+from matches.singapore import services, turns
 from tests.singapore_helpers import make_table, next_names, open_table, play
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +77,7 @@ def test_someone_who_left_comes_back_at_the_end(world):
     p = world["players"]
     services.leave_table(session=session, player=p["B"], by=world["scorer"])
     services.join_table(session=session, player=p["B"], by=world["scorer"])
-    seats = [s.player.display_name for s in services.table_state(session).seats]
+    seats = [s.player.display_name for s in turns.table_state(session).seats]
     assert seats == ["A", "C", "D", "B"]
 
 
@@ -188,8 +188,8 @@ def test_a_list_of_tables_and_each_table_alone_agree_on_who_is_next(world):
     play(world, second, "C", "E", winner="E")
     voided = play(world, second, "E", "A", winner="A").hand
     steps.void_outcome(subject=voided, by=world["scorer"], reason="Carte viste")
-    listed = services.table_states([first, second, untouched])
-    alone = {s.pk: services.table_state(s).next for s in (first, second, untouched)}
+    listed = turns.table_states([first, second, untouched])
+    alone = {s.pk: turns.table_state(s).next for s in (first, second, untouched)}
     assert {pk: state.next for pk, state in listed.items()} == alone
     p = world["players"]
     assert alone == {

@@ -32,7 +32,7 @@ from clubs.api import ClubAccessMixin
 from clubs.models import Player, Role
 from matches.results.api import result_steps
 from matches.results.models import prime
-from matches.singapore import services
+from matches.singapore import services, turns
 from matches.singapore.adapter import SingaporeAdapter
 from matches.singapore.hands import with_history
 from matches.singapore.importer import DEFAULT_TABLE, import_hands
@@ -166,7 +166,7 @@ class TableSessionViewSet(
         page = self.paginate_queryset(queryset)
         sessions = list(page if page is not None else queryset)
         context = self.get_serializer_context()
-        context["states"] = services.table_states(sessions)
+        context["states"] = turns.table_states(sessions)
         data = TableSessionSerializer(sessions, many=True, context=context).data
         return self.get_paginated_response(data) if page is not None else Response(data)
 

@@ -19,7 +19,7 @@ from clubs.models import Club, Role
 from ledger import reads as ledger_reads
 from ledger import services as ledger
 from matches.results import steps
-from matches.singapore import services
+from matches.singapore import services, turns
 from matches.singapore.models import TableSession
 from rules.bots import singapore as bot
 
@@ -62,7 +62,7 @@ def _hand(rng: random.Random, session, dealer, opponent, people) -> dict:
 def _play(rng, session: TableSession, n_hands: int, *, by, start: datetime) -> list:
     recorded = []
     for n in range(n_hands):
-        state = services.table_state(session)
+        state = turns.table_state(session)
         seats = {s.player_id: s.player for s in state.seats}
         dealer, opponent = seats[state.next[0]], seats[state.next[1]]
         present = [s.player for s in state.seats if s.left_at is None]
@@ -142,7 +142,7 @@ def build_tables(*, club: Club, scorer, now: datetime, rng: random.Random) -> li
                 _settle_one(session, scorer)
         else:
             # The last hand reported by one of its players, waiting for the other.
-            state = services.table_state(session)
+            state = turns.table_state(session)
             seats = {s.player_id: s.player for s in state.seats}
             dealer, opponent = seats[state.next[0]], seats[state.next[1]]
             reporter = next((p for p in (dealer, opponent) if p.user_id), None)

@@ -53,12 +53,13 @@ from clubs.access import ClubAccess
 from clubs.models import Club, Player
 from clubs.services import add_guest, house_rules_for
 from matches.results.records import names_in
-from matches.singapore import services, tasks
+from matches.singapore import tasks
 from matches.singapore.checking import check_many
 from matches.singapore.import_turns import TableTurns
 from matches.singapore.import_writes import BatchWrites, ImportLine
 from matches.singapore.models import Hand, TableSession
 from matches.singapore.payload import rules_message
+from matches.singapore.turns import last_hand, table_state
 
 MAX_LINE = 100_000  # characters: a record is far smaller
 DEFAULT_TABLE = "Import"
@@ -307,12 +308,12 @@ class Importer(BatchWrites):
         turns = self._turns.get(group)
         if turns is None:
             if self.session is not None:
-                state = services.table_state(self.session)
+                state = table_state(self.session)
                 first = (self.session.first_dealer_id, self.session.first_opponent_id)
                 turns = TableTurns(list(state.states), state.last, first if all(first) else None)
             else:
                 table = self._existing_table(group)
-                turns = TableTurns(None, services.last_hand(table) if table else None)
+                turns = TableTurns(None, last_hand(table) if table else None)
             self._turns[group] = turns
         return turns
 

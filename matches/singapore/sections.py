@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from clubs.club_page import Section, Tab
-from matches.singapore import services
+from matches.singapore import turns
 
 
 def club_section(request, access) -> Section | None:
@@ -21,7 +21,7 @@ def club_section(request, access) -> Section | None:
         return Section(
             slug="tables", title=_("Singapore tables"), empty=_("No table is open."), order=30
         )
-    states = services.table_states(tables)
+    states = turns.table_states(tables)
     rows = []
     for table in tables:
         state = states[table.pk]

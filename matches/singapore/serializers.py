@@ -16,7 +16,7 @@ from rest_framework import serializers
 from circolo.strict import IdList, StrictSerializer
 from clubs.api import ClubSlugField
 from matches.boards.api import PlayerNameSerializer
-from matches.singapore import services
+from matches.singapore import turns
 from matches.singapore.hands import current_outcome, views_of
 from matches.singapore.models import Hand, TableSession
 from matches.singapore.payload import QUOTA_MAX
@@ -87,10 +87,10 @@ class TableSessionSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    def _state(self, session) -> services.TableState:
+    def _state(self, session) -> turns.TableState:
         states = self.context.setdefault("states", {})
         if session.pk not in states:
-            states[session.pk] = services.table_state(session)
+            states[session.pk] = turns.table_state(session)
         return states[session.pk]
 
     def get_house_rules_version(self, session) -> int | None:

@@ -35,14 +35,13 @@ from clubs.models import Club, Player, Role
 from matches.boards.live import tonight_changed
 from matches.results import steps
 from matches.results.adapters import Actor, adapter_of_game
-from matches.results.models import Outcome, OutcomeStatus
+from matches.results.models import Outcome
 from matches.singapore import rotation
 from matches.singapore.hands import preview_view
 from matches.singapore.models import Hand, TableSeat, TableSession
 from matches.singapore.payload import CheckedHand, Table, as_outcome, read_payload
+from matches.singapore.turns import TableState, first_pair, table_state
 from matches.singapore.webhooks import announce_hand
-
-COUNTED = [OutcomeStatus.REPORTED, OutcomeStatus.DISPUTED, OutcomeStatus.CONFIRMED]
 
 
 def _lock(session: TableSession) -> TableSession:
@@ -285,109 +284,6 @@ def reopen_table(*, session: TableSession, by, at=None) -> TableSession:
     return session
 
 
-# --- The rotation --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TableState:
-    """A table's seats, its last counted hand and who is next."""
-
-    seats: list[TableSeat]
-    last: rotation.LastHand | None
-    next: tuple[int, int] | None
-
-    @property
-    def states(self) -> list[rotation.SeatState]:
-        return [rotation.SeatState(s.player_id, s.plays) for s in self.seats]
-
-
-# A hand and the winner of its counted result. The steps leave a hand one counted result;
-# the database would allow two, one in force and one waiting (``outcome_one_in_force``,
-# ``outcome_one_open``), and then the earlier, the one in force, is the one that counts.
-_HAND_WON = ("session_id", "dealer_id", "opponent_id", "outcomes__payload__winner")
-_IN_FORCE_FIRST = ("outcomes__reported_at", "outcomes__pk")
-
-
-def _counted_hands():
-    return Hand.objects.filter(outcomes__status__in=COUNTED)
-
-
-def _winners(rows) -> dict[int, rotation.LastHand]:
-    """Each session's first row of ``rows`` (``_HAND_WON``) as its last hand."""
-    found: dict[int, rotation.LastHand] = {}
-    for session_id, dealer, opponent, won in rows:
-        if session_id not in found:
-            pair = (dealer, opponent) if won == "dealer" else (opponent, dealer)
-            found[session_id] = rotation.LastHand(*pair)
-    return found
-
-
-def _last_hands(session_ids: list[int]) -> dict[int, rotation.LastHand]:
-    """The winner and loser of each session's latest hand whose result counts (in force or
-    waiting for confirmation), in one query whatever the number of sessions."""
-    latest = (
-        TableSession.objects.filter(pk__in=session_ids)
-        .annotate(
-            last_hand=Subquery(
-                _counted_hands().filter(session=OuterRef("pk")).order_by("-number").values("pk")[:1]
-            )
-        )
-        .filter(last_hand__isnull=False)
-        .values_list("last_hand", flat=True)
-    )
-    return _winners(
-        _counted_hands()
-        .filter(pk__in=Subquery(latest))
-        .order_by(*_IN_FORCE_FIRST)
-        .values_list(*_HAND_WON)
-    )
-
-
-def last_hand(session: TableSession) -> rotation.LastHand | None:
-    """One session's :func:`_last_hands`, by its latest counted hand alone (the hot path of
-    recording a hand: a third of the time of the query for many sessions)."""
-    rows = (
-        _counted_hands()
-        .filter(session=session)
-        .order_by("-number", *_IN_FORCE_FIRST)
-        .values_list(*_HAND_WON)[:1]
-    )
-    return _winners(rows).get(session.pk)
-
-
-def _first(session: TableSession) -> tuple[int, int] | None:
-    if session.first_dealer_id and session.first_opponent_id:
-        return session.first_dealer_id, session.first_opponent_id
-    return None
-
-
-def _state(session: TableSession, seats: list[TableSeat], last) -> TableState:
-    states = [rotation.SeatState(s.player_id, s.plays) for s in seats]
-    return TableState(
-        seats=seats, last=last, next=rotation.next_pair(states, last, _first(session))
-    )
-
-
-def table_state(session: TableSession, seats: list[TableSeat] | None = None) -> TableState:
-    if seats is None:
-        seats = list(session.seats.select_related("player").order_by("position"))
-    return _state(session, seats, last_hand(session))
-
-
-def table_states(sessions: list[TableSession]) -> dict[int, TableState]:
-    """Every session's state, in a constant number of queries (for lists)."""
-    ids = [s.pk for s in sessions]
-    seats: dict[int, list[TableSeat]] = {pk: [] for pk in ids}
-    for seat in (
-        TableSeat.objects.filter(session__in=ids)
-        .select_related("player")
-        .order_by("session", "position")
-    ):
-        seats[seat.session_id].append(seat)
-    last = _last_hands(ids) if ids else {}
-    return {s.pk: _state(s, seats[s.pk], last.get(s.pk)) for s in sessions}
-
-
 # --- Hands -----------------------------------------------------------------------------------
 
 
@@ -451,7 +347,7 @@ def _check_turn(session, state: TableState, dealer, opponent, *, override, acces
     allows it; ``OutOfTurn`` (409) otherwise."""
     reason = _override_reason(override, access)
     played = (dealer.pk, opponent.pk)
-    if rotation.in_turn(state.states, state.last, _first(session), played):
+    if rotation.in_turn(state.states, state.last, first_pair(session), played):
         return ""
     if reason:
         return reason

@@ -12,7 +12,7 @@ from ledger.services import scope_of_session
 from matches.boards import night_bounds
 from matches.boards.tonight import Pane, Tick
 from matches.results.models import Outcome, OutcomeStatus
-from matches.singapore import rotation, services
+from matches.singapore import rotation, turns
 from matches.singapore.models import Hand
 
 TICKS = 6
@@ -86,7 +86,7 @@ def tonight_pane(club, *, night, sees_money: bool) -> Pane | None:
     tables = list(club.table_sessions.open().select_related("club").order_by("name", "pk"))
     if not tables:
         return None
-    states = services.table_states(tables)
+    states = turns.table_states(tables)
     balances = (
         ledger_reads.balance_minors_by_scope(
             club=club, scopes=[scope_of_session(t.pk) for t in tables]

@@ -27,7 +27,7 @@ from matches.results import audit, steps
 from matches.results.adapters import actor
 from matches.results.models import OutcomeStatus
 from matches.results.views import Refused, StepPage
-from matches.singapore import services
+from matches.singapore import services, turns
 from matches.singapore.forms import HandForm, OpenTableForm, card_errors, meld_errors
 from matches.singapore.hands import current_outcome, views_of, with_history
 from matches.singapore.models import Hand, TableSession
@@ -69,7 +69,7 @@ def _table_url(session) -> str:
 def tables(request, access):
     club = access.club
     sessions = list(club.table_sessions.order_by("-date", "-pk")[:100])
-    states = services.table_states(sessions)
+    states = turns.table_states(sessions)
     return render(
         request,
         "matches/singapore/tables.html",
@@ -126,7 +126,7 @@ def _add_errors(form, error: ValidationError) -> None:
 def _table_rows(access, session_id) -> dict:
     """What every member (of one role) sees of a table: kept per club state."""
     session = _session(access, session_id)
-    state = services.table_state(session)
+    state = turns.table_state(session)
     names = {s.player_id: s.player.display_name for s in state.seats}
     hands = list(with_history(session.hands.order_by("-number"))[:12])
     recent = []
@@ -327,7 +327,7 @@ def _preview_context(session, recorded, names, *, money: bool) -> dict:
 @once_per_form
 def new_hand(request, access, session_id):
     session = _session(access, session_id)
-    state = services.table_state(session)
+    state = turns.table_state(session)
     initial = {}
     if state.next:
         initial = {"dealer": state.next[0], "opponent": state.next[1]}
@@ -426,7 +426,7 @@ def hand(request, access, session_id, hand_id):
 
 def _correction_form(request, session, found: Hand):
     """The hand form filled with the hand's result in force, for a correction."""
-    state = services.table_state(session)
+    state = turns.table_state(session)
     current = current_outcome(found)
     view = next(v for v in views_of(found) if v.outcome.pk == current.pk)
     initial = {
