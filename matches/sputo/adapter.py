@@ -40,7 +40,14 @@ class SputoAdapter(GameAdapter):
     # A result in force is voided only by a correction upstream (the later matches it
     # resets) or by resolving a match flagged before that (``replay``).
     steps = ("report", "confirm", "dispute", "withdraw", "decide", "correct")
-    related = ("tournament", "club", "player_a", "player_b", "tournament__house_rules")
+    related = (
+        "tournament",
+        "club",
+        "player_a",
+        "player_b",
+        "tournament__house_rules",
+        "tournament__season",
+    )
     audit_sentences = {
         "bracket": gettext_lazy("The bracket followed the result."),
         "moved": gettext_lazy("A correction elsewhere changed the players of this match."),
