@@ -5,10 +5,13 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from circolo.errors import Conflict
+from clubs import services as clubs
+from clubs.access import access_club
+from clubs.models import Role
 from matches.models import AuditEntry, Hand
 from matches.results import steps
 from matches.singapore import services, turns
-from tests.singapore_helpers import make_table, next_names, open_table, play
+from tests.singapore_helpers import make_table, next_names, open_table, payload, play
 
 pytestmark = pytest.mark.django_db
 
@@ -151,6 +154,36 @@ def test_an_override_on_a_hand_in_turn_marks_nothing(world):
     hand = play(world, session, "A", "B", by=world["admin"], override="per sicurezza").hand
     assert not hand.out_of_turn
     assert not AuditEntry.objects.filter(action="out_of_turn").exists()
+
+
+def test_an_access_checked_in_another_club_is_not_taken_for_this_tables(world):
+    carla = world["users"]["C"]
+    elsewhere = clubs.create_club(name="Circolo di Carla", founder=carla)
+    admin_there = access_club(carla, elsewhere)
+    assert admin_there.role == Role.ADMIN
+    session = open_table(world, "ABCD", first="CA")
+    p = world["players"]
+    with pytest.raises(PermissionDenied):  # a member here: no hand out of turn
+        services.record_hand(
+            session=session,
+            by=carla,
+            dealer=p["C"],
+            opponent=p["D"],
+            payload=payload(world, covers={"D": 1}),
+            override="sono admin altrove",
+            access=admin_there,
+        )
+    assert not Hand.objects.exists()
+    here = access_club(carla, world["club"])
+    recorded = services.record_hand(
+        session=session,
+        by=carla,
+        dealer=p["C"],
+        opponent=p["A"],
+        payload=payload(world, covers={"A": 1}),
+        access=here,
+    )
+    assert recorded.outcome.status == "reported"  # a player's hand waits for the other
 
 
 @pytest.mark.parametrize("who", ["scorer", "player"])

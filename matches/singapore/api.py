@@ -390,6 +390,7 @@ class TableSessionViewSet(
             preview=fields["preview"],
             key=once.api_key(request),
             key_hash=once.fingerprint(request.data),
+            access=self.club_access,  # checked as the table was read
         )
         if recorded.hand is None:
             money = self._sees_money(session)

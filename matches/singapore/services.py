@@ -54,19 +54,25 @@ def _lock(session: TableSession) -> TableSession:
     )
 
 
-def _lock_as(session: TableSession, by, at_least: str | None = Role.MEMBER):
+def _lock_as(session: TableSession, by, at_least: str | None = Role.MEMBER, access=None):
     """The table locked, and ``by``'s access to its club, in one query (with the number of
-    its last hand, for the next one)."""
+    its last hand, for the next one). ``access``: the caller's check of ``by`` in the
+    table's club, made for this request; its club is then neither joined nor asked again."""
     last_number = Hand.objects.filter(session=OuterRef("pk")).order_by("-number")
+    rows = TableSession.objects.select_for_update(of=("self",)).annotate(
+        last_number=Subquery(last_number.values("number")[:1])
+    )
+    user_id = getattr(by, "pk", None)
+    if access is not None and access.club.pk == session.club_id and access.user_id == user_id:
+        locked = rows.select_related("season", "house_rules").get(pk=session.pk)
+        locked.club = access.club
+        return locked, access.require(at_least)
     locked = (
-        TableSession.objects.select_for_update(of=("self",))
-        .select_related("club", "season", "house_rules")
-        .annotate(by_role=role_in_club(by), last_number=Subquery(last_number.values("number")[:1]))
+        rows.select_related("club", "season", "house_rules")
+        .annotate(by_role=role_in_club(by))
         .get(pk=session.pk)
     )
-    return locked, access_with_role(
-        locked.club, locked.by_role, at_least=at_least, user_id=getattr(by, "pk", None)
-    )
+    return locked, access_with_role(locked.club, locked.by_role, at_least=at_least, user_id=user_id)
 
 
 def _require_open(session: TableSession) -> None:
@@ -449,6 +455,7 @@ def record_hand(
     key: str = "",
     key_hash: str = "",
     played_at=None,
+    access: ClubAccess | None = None,
 ) -> Recorded:
     """Record a hand at ``session`` between ``dealer`` and ``opponent``, its result
     ``payload`` (see ``matches.singapore.payload``) reported through the result cycle: in
@@ -461,9 +468,10 @@ def record_hand(
     writes nothing. ``key`` (an API client's idempotency key, at most 255 characters)
     returns the hand already recorded with it when ``key_hash`` (a hash of the request) is
     the same; with another hash it is refused (a 422 naming the key), never the earlier
-    hand.
+    hand. ``access``: the caller's check of ``by`` in the table's club, made for this
+    request (else made here, with the lock).
     """
-    session, access = _lock_as(session, by)
+    session, access = _lock_as(session, by, access=access)
     _require_reporter(by, access, dealer, opponent)
     key = check_key(key)
     replayed = _replayed(session, key, key_hash)

@@ -349,6 +349,7 @@ def new_hand(request, access, session_id):
             payload=form.payload(),
             override=data.get("override") or None,
             preview=previewing,
+            access=access,
         )
     except HandRefused as error:
         form.add_refusal(error)
