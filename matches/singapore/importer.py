@@ -59,7 +59,7 @@ from matches.singapore.import_turns import TableTurns
 from matches.singapore.import_writes import BatchWrites, ImportLine
 from matches.singapore.models import Hand, TableSession
 from matches.singapore.payload import rules_message
-from matches.singapore.turns import last_hand, table_state
+from matches.singapore.turns import first_pair, last_hand, table_state
 
 MAX_LINE = 100_000  # characters: a record is far smaller
 DEFAULT_TABLE = "Import"
@@ -309,8 +309,7 @@ class Importer(BatchWrites):
         if turns is None:
             if self.session is not None:
                 state = table_state(self.session)
-                first = (self.session.first_dealer_id, self.session.first_opponent_id)
-                turns = TableTurns(list(state.states), state.last, first if all(first) else None)
+                turns = TableTurns(list(state.states), state.last, first_pair(self.session))
             else:
                 table = self._existing_table(group)
                 turns = TableTurns(None, last_hand(table) if table else None)
