@@ -12,7 +12,8 @@ runs ``--writes`` times in-process (Django's test client: the server's own time,
 network) and the table gives how many ran, their queries (BEGIN and COMMIT counted), their
 median and p90 milliseconds, the median milliseconds in the database driver's calls
 ("in SQL") and the median CPU milliseconds of this process ("CPU": Python's own work,
-without the wait on the database server; steadier than the wall clock on a busy machine).
+without the wait on the database server; steadier than the wall clock on a busy machine)
+and the mean milliseconds in Python's garbage collector ("GC", within CPU).
 ``--profile Sputo`` (``--top N`` rows) adds where that write's time goes: the project's
 functions by cumulative milliseconds a write, then each query's median milliseconds;
 ``FULL_SQL=1`` prints whole statements, ``PROFILE_ALL=1`` Django's functions too
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import os
 import pstats
 import random
@@ -159,10 +161,10 @@ def main() -> None:
         print(f"database: {vendor()}; {args.writes} writes of each kind, as demo-scorer")
         print(
             f"{'write':<20} {'writes':>7} {'queries':>8} {'median ms':>10} {'p90 ms':>8}"
-            f" {'in SQL ms':>10} {'CPU ms':>7}"
+            f" {'in SQL ms':>10} {'CPU ms':>7} {'GC ms':>6}"
         )
         for name, make in _writes(club, rng):
-            times, counts, sql, in_sql, cpu = [], [], {}, [], []
+            times, counts, sql, in_sql, cpu, collecting = [], [], {}, [], [], []
             profiler = cProfile.Profile() if _profiled(name, args.profile) else None
             for _ in range(args.writes if make else 0):
                 request = make()
@@ -177,9 +179,11 @@ def main() -> None:
                     if profiler:
                         profiler.enable()
                     start, started = time.perf_counter(), time.process_time()
-                    response = api.post(url, body, format="json")
+                    with _GcTime() as collected:
+                        response = api.post(url, body, format="json")
                     times.append((time.perf_counter() - start) * 1000)
                     cpu.append((time.process_time() - started) * 1000)
+                    collecting.append(collected.ms)
                     if profiler:
                         profiler.disable()
                 assert response.status_code == 201, (name, response.status_code, response.data)
@@ -198,9 +202,28 @@ def main() -> None:
             print(
                 f"{name:<20} {len(times):>7} {max(counts):>8} {median:>10.1f} {p90:>8.1f}"
                 f" {spent:>10.1f} {statistics.median(cpu):>7.1f}"
+                f" {statistics.mean(collecting):>6.1f}"
             )
             if profiler:
                 _print_profile(profiler, sql, len(times), args.top)
+
+
+class _GcTime:
+    """Milliseconds in Python's cyclic garbage collector while inside (``ms``)."""
+
+    def __enter__(self):
+        self.ms, self._start = 0.0, 0.0
+        gc.callbacks.append(self._note)
+        return self
+
+    def __exit__(self, *exc):
+        gc.callbacks.remove(self._note)
+
+    def _note(self, phase, info):
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.ms += (time.perf_counter() - self._start) * 1000
 
 
 class _TimedQueries(list):

@@ -98,8 +98,20 @@ class SputoAdapter(GameAdapter):
         # Every step on any match of a tournament takes the tournament's row first: a
         # result moves players into other matches' rows, and a correction re-seats many;
         # one lock taken first, always, leaves no two steps waiting on each other.
-        Tournament.objects.select_for_update().filter(pk=subject.tournament_id).first()
-        return super().lock(subject)
+        # Two reads of three and four tables rather than one of seven: PostgreSQL spent
+        # about 3 ms choosing the order of the seven joins, ten times the read itself.
+        tournament = (
+            Tournament.objects.select_for_update(of=("self",))
+            .select_related("house_rules", "season")
+            .get(pk=subject.tournament_id)
+        )
+        match = (
+            TournamentMatch.objects.select_for_update(of=("self",))
+            .select_related("club", "player_a", "player_b")
+            .get(pk=subject.pk)
+        )
+        match.tournament = tournament
+        return match
 
     def players(self, subject):
         return subject.players()
