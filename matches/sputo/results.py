@@ -316,18 +316,16 @@ def _written(matches) -> dict[int, tuple]:
 
 
 def _save_changed(matches: list[TournamentMatch], as_read: dict[int, tuple]) -> None:
-    """One ``UPDATE`` of ``matches`` (each as read in ``as_read``), setting only the columns
-    that changed in one of them (each a ``CASE`` over the rows: Django builds it in Python,
-    a millisecond and more for the six)."""
+    """An ``UPDATE`` of each match that changed (each as read in ``as_read``), of the
+    columns that changed in it: two on a report, the match and the one its winner moves to.
+    One ``bulk_update`` of both cost three times as much: Django builds its ``CASE`` over
+    the rows in Python, 3 ms for two matches against 1 ms for two ``UPDATE`` s."""
     now = _written(matches)
-    changed = [m for m in matches if now[m.pk] != as_read[m.pk]]
-    columns = [
-        column.removesuffix("_id")
-        for i, column in enumerate(_WRITTEN)
-        if any(now[m.pk][i] != as_read[m.pk][i] for m in changed)
-    ]
-    if columns:
-        TournamentMatch.objects.bulk_update(changed, columns)
+    for match in matches:
+        before, after = as_read[match.pk], now[match.pk]
+        columns = [c for i, c in enumerate(_WRITTEN) if after[i] != before[i]]
+        if columns:
+            match.save(update_fields=[c.removesuffix("_id") for c in columns])
 
 
 def _set_aside_outcomes(plan: Plan, *, by, note: str, at) -> None:
