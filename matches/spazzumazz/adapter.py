@@ -9,7 +9,7 @@ from django.db.models import Case, Value, When
 from django.urls import reverse
 
 from matches.results.adapters import GameAdapter, register
-from matches.spazzumazz.models import SpazzumazzGame
+from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
 from matches.spazzumazz.payload import check_result
 from matches.spazzumazz.stats import mark_stale
 from matches.spazzumazz.tasks import update_spazzumazz_stats
@@ -33,9 +33,10 @@ class SpazzumazzAdapter(GameAdapter):
         return check_result(subject, payload)
 
     def applied(self, subject, outcome, *, previous, by, checked, fresh=False):
-        # Every player's place in one query (and on the places in hand of a game just made).
+        # Every player's place in one query (and on the places in hand of a game just made:
+        # not through ``subject.places``, whose update would drop the rows in hand).
         place_of = {pk: n for n, pk in enumerate(outcome.payload["finish_order"], 1)}
-        subject.places.update(
+        SpazzumazzPlace.objects.filter(game=subject).update(
             place=Case(*(When(player_id=pk, then=Value(n)) for pk, n in place_of.items()))
         )
         for place in subject.places.all() if fresh else ():
