@@ -1,5 +1,7 @@
 """Recording games: the rules engine checks the record before anything is written."""
 
+from enum import Enum
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -10,6 +12,21 @@ from clubs.models import Club, HouseRuleSet, Player
 from matches.results.models import GameRecord, GameSeat, prime
 from rules.check import check_record
 from rules.house_rules import as_dict, parse_house_rules
+
+
+class _Current(Enum):
+    CURRENT = "current"
+
+
+#: ``house_rules`` not given: the club's current version, asked for. A game's own version
+#: (None when the club had none as the game was made: the game's defaults) is passed as
+#: it is, so a game keeps the rules it began with and nothing is asked again.
+CURRENT = _Current.CURRENT
+Version = HouseRuleSet | None | _Current
+
+
+def _version(club: Club, game: str, house_rules: Version) -> HouseRuleSet | None:
+    return club.current_house_rules(game) if house_rules is CURRENT else house_rules
 
 
 def names_in(record: dict) -> list[str]:
@@ -25,11 +42,12 @@ def names_in(record: dict) -> list[str]:
 
 
 def check_game_record(
-    *, club: Club, record: dict, house_rules: HouseRuleSet | None = None, field: str = "record"
+    *, club: Club, record: dict, house_rules: Version = CURRENT, field: str = "record"
 ) -> tuple[dict, dict, HouseRuleSet | None]:
     """Check ``record`` with the rules engine under ``house_rules`` (a version of the
-    club's; by default the current one): ``(the record as checked, the engine's result,
-    the version used)``, or a ``ValidationError`` at ``field`` with the engine's errors."""
+    club's, None for the game's defaults; by default the current one, see
+    :data:`CURRENT`): ``(the record as checked, the engine's result, the version used)``,
+    or a ``ValidationError`` at ``field`` with the engine's errors."""
     if not isinstance(record, dict) or record.get("game") not in (
         "singapore",
         "sputo",
@@ -37,10 +55,9 @@ def check_game_record(
     ):
         raise ValidationError({field: _("The record must name its game.")})
     game = record["game"]
-    if house_rules is not None and (house_rules.club_id != club.pk or house_rules.game != game):
+    current = _version(club, game, house_rules)
+    if current is not None and (current.club_id != club.pk or current.game != game):
         raise ValidationError({"house_rules": _("These house rules are not this club's.")})
-    current = house_rules or club.current_house_rules(game)
-    # No version of the club's yet: the game's defaults (asking the club again finds none).
     rules = dict(current.rules) if current else as_dict(parse_house_rules(game, None))
     checked = {**record, "house_rules": rules}
     exit_code, result = check_record(checked)
@@ -65,12 +82,12 @@ def write_game_record(
     recorded_by=None,
     played_at=None,
     season=None,
-    house_rules: HouseRuleSet | None = None,
+    house_rules: Version = CURRENT,
     outcome=None,
     result: dict | None = None,
 ) -> GameRecord:
-    """Check ``record`` under ``house_rules`` (a version of the club's; by default the
-    current one) and store it with its seats, as part of ``outcome`` if given.
+    """Check ``record`` under ``house_rules`` (as :func:`check_game_record` takes it) and
+    store it with its seats, as part of ``outcome`` if given.
 
     ``players`` maps each name used in the record to one of the club's players. A caller
     that has just checked ``record`` itself (its house rules included) passes the engine's
@@ -85,7 +102,7 @@ def write_game_record(
             club=club, record=record, house_rules=house_rules
         )
     else:
-        checked, current = record, house_rules
+        checked, current = record, _version(club, record["game"], house_rules)
     game = checked["game"]
     for name in names_in(record):
         player = players.get(name)
