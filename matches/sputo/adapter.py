@@ -18,7 +18,7 @@ from clubs.inbox.models import Kind
 from clubs.inbox.services import Waiting
 from clubs.models import Role
 from matches.results import steps
-from matches.results.adapters import ROLES, GameAdapter, Who, register
+from matches.results.adapters import ROLES, GameAdapter, Who, locked_row, register
 from matches.results.models import OPEN
 from matches.sputo import results
 from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
@@ -105,11 +105,7 @@ class SputoAdapter(GameAdapter):
             .select_related("house_rules", "season")
             .get(pk=subject.tournament_id)
         )
-        match = (
-            TournamentMatch.objects.select_for_update(of=("self",))
-            .select_related("club", "player_a", "player_b")
-            .get(pk=subject.pk)
-        )
+        match = locked_row(subject, ("club", "player_a", "player_b"))
         match.tournament = tournament
         return match
 
