@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from circolo.errors import Conflict
+from clubs.models import Player
 from matches import boards
 from matches.results import steps
 from matches.results.adapters import CheckedOutcome
@@ -116,12 +117,14 @@ class Plan:
         order = sorted(ids, key=lambda pk: _order(self.before[pk]))
         return [self.subject, *order]
 
+    def names(self) -> dict[int, str]:
+        """The name of each player of the bracket, before and after (one query)."""
+        slots = (*self.before.values(), *self.after.values())
+        ids = {pk for s in slots for pk in (s.a, s.b) if pk}  # not None, not NOBODY
+        return dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+
     def as_dict(self) -> dict:
-        names = {}
-        for m in self.matches.values():
-            for p in (m.player_a, m.player_b):
-                if p is not None:
-                    names[p.pk] = p.display_name
+        names = self.names()
         rounds = self.tournament.rounds
         subject = self.before[self.subject]
 
@@ -195,8 +198,10 @@ def _plan(match: TournamentMatch, payload: dict | None, awards: dict | None = No
     tournament = match.tournament
     # Each match's tournament is this one (the related manager hands it to each row): joined
     # again, and ordered by way of it as the model's ordering is, it cost a third of the read.
-    bracket_rows = tournament.matches.select_related("player_a", "player_b")
-    matches = {m.pk: m for m in bracket_rows.order_by("round", "kind", "position")}
+    # Its players are not joined either (half of the read's time, Django's): a plan's names
+    # are read when it is shown or written to the history (``Plan.names``).
+    bracket_rows = tournament.matches.order_by("round", "kind", "position")
+    matches = {m.pk: m for m in bracket_rows}
     subject = matches[match.pk]
     if payload is not None and subject.needs_resolution:
         raise Conflict(_("This match waits for an admin to replay or award it."))
