@@ -375,6 +375,7 @@ def test_a_bad_hand_is_a_400_naming_the_field(scorer_api, world, change, field):
         ({"covers": {"abc": 1}}, "covers"),
         ({"covers": {"999999": 1}}, "covers.999999"),
         ({"dealer": 999999}, "dealer"),
+        ({"opponent": 999999}, "opponent"),
     ],
 )
 def test_a_hand_naming_who_is_not_there_is_a_404(scorer_api, world, change, field):
@@ -382,6 +383,17 @@ def test_a_hand_naming_who_is_not_there_is_a_404(scorer_api, world, change, fiel
     table = open_table(scorer_api, world, first_dealer=anna, first_opponent=bruno)
     response = post_hand(scorer_api, table, dict(hand_body(world, "Anna", "Bruno"), **change))
     assert response.status_code == 404 and list(response.data) == [field], response.data
+    assert not Hand.objects.exists()
+
+
+@pytest.mark.parametrize("field", ["dealer", "opponent"])
+def test_a_player_of_the_club_without_a_seat_here_is_named_in_the_404(scorer_api, world, field):
+    anna, bruno = ids(world, "Anna", "Bruno")
+    table = open_table(scorer_api, world, first_dealer=anna, first_opponent=bruno)
+    body = dict(hand_body(world, "Anna", "Bruno"), **{field: world["players"]["Elena"].pk})
+    response = post_hand(scorer_api, table, body)
+    assert response.status_code == 404 and list(response.data) == [field], response.data
+    assert "Elena is not playing at this table" in str(response.data[field])
     assert not Hand.objects.exists()
 
 

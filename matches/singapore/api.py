@@ -174,12 +174,9 @@ class TableSessionViewSet(
         session = _with_hands_counted(self.get_queryset()).get(pk=session.pk)
         return Response(self.get_serializer(session).data, status=code)
 
-    def _player(self, session, player_id, field="player", *, found=None) -> Player:
+    def _player(self, session, player_id, field="player") -> Player:
         """A player of the table's club (another id names nobody: a 404 naming ``field``)."""
-        if found is not None:
-            player = found.get(player_id)
-        else:
-            player = session.club.players.filter(pk=player_id).first()
+        player = session.club.players.filter(pk=player_id).first()
         if player is None:
             raise not_found(field, _("No such player in this club."))
         return player
@@ -373,12 +370,8 @@ class TableSessionViewSet(
         body = HandCreateSerializer(data=request.data, context={"request": request})
         body.is_valid(raise_exception=True)
         fields = body.validated_data
-        # Both players in one query.
-        found = session.club.players.in_bulk([fields["dealer"], fields["opponent"]])
-        dealer, opponent = (
-            self._player(session, fields[name], name, found=found)
-            for name in ("dealer", "opponent")
-        )
+        # The players by their ids: found among the table's seats, read under its lock.
+        dealer, opponent = fields["dealer"], fields["opponent"]
         payload = result_in(request.data)
         recorded = services.record_hand(
             session=session,

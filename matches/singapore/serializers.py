@@ -435,15 +435,15 @@ def hand_data(hand: Hand, *, money: bool) -> dict:
     }
 
 
-def preview_data(session, dealer, opponent, body: dict, recorded, *, money: bool) -> dict:
+def preview_data(session, dealer: int, opponent: int, body: dict, recorded, *, money: bool) -> dict:
     checked = recorded.checked
     preview = recorded.preview
     return {
         "id": None,
         "session": session.pk,
         "number": None,
-        "dealer": dealer.pk,
-        "opponent": opponent.pk,
+        "dealer": dealer,
+        "opponent": opponent,
         "played_at": None,
         "out_of_turn": recorded.out_of_turn,
         "status": "preview",

@@ -415,6 +415,21 @@ def _replayed(session: TableSession, key: str, key_hash: str) -> Recorded | None
     return Recorded(hand=existing, outcome=None, replayed=True)
 
 
+def _players_named(session: TableSession, seats: list[TableSeat], **named) -> list[Player]:
+    """Each of ``named`` (a field: a player, or the id of one) as a player: an id from the
+    table's seats (no query), else from its club (for the seating's refusal, which names
+    them), else a 404 naming the field."""
+    seated = {seat.player_id: seat.player for seat in seats}
+    found = []
+    for field_name, player in named.items():
+        if not isinstance(player, Player):
+            player = seated.get(player) or session.club.players.filter(pk=player).first()
+            if player is None:
+                raise not_found(field_name, _("No such player in this club."))
+        found.append(player)
+    return found
+
+
 def _require_reporter(by, access, dealer: Player, opponent: Player) -> None:
     """``PermissionDenied`` unless the roles table lets ``by`` report a hand between these
     two (one of them, or a scorer or an admin)."""
@@ -447,8 +462,8 @@ def record_hand(
     *,
     session: TableSession,
     by,
-    dealer: Player,
-    opponent: Player,
+    dealer: Player | int,
+    opponent: Player | int,
     payload: dict,
     override: str | None = None,
     preview: bool = False,
@@ -469,16 +484,18 @@ def record_hand(
     returns the hand already recorded with it when ``key_hash`` (a hash of the request) is
     the same; with another hash it is refused (a 422 naming the key), never the earlier
     hand. ``access``: the caller's check of ``by`` in the table's club, made for this
-    request (else made here, with the lock).
+    request (else made here, with the lock). ``dealer`` and ``opponent``: players of the
+    table's club, or their ids (the API's), found among the seats read under the lock.
     """
     session, access = _lock_as(session, by, access=access)
+    seats = list(session.seats.select_related("player").order_by("position"))
+    dealer, opponent = _players_named(session, seats, dealer=dealer, opponent=opponent)
     _require_reporter(by, access, dealer, opponent)
     key = check_key(key)
     replayed = _replayed(session, key, key_hash)
     if replayed is not None:
         return replayed
     _require_open(session)
-    seats = list(session.seats.select_related("player").order_by("position"))
     _require_playing(seats, dealer=dealer, opponent=opponent)
     table = Table.of(session, seats)
     checked = read_payload(table, dealer, opponent, payload)
