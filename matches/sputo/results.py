@@ -322,8 +322,9 @@ def _written(matches) -> dict[int, tuple]:
 
 def _save_changed(matches: list[TournamentMatch], as_read: dict[int, tuple]) -> None:
     """An ``UPDATE`` of each match that changed (each as read in ``as_read``), of the
-    columns that changed in it: two on a report, the match and the one its winner moves to.
-    One ``bulk_update`` of both cost three times as much: Django builds its ``CASE`` over
+    columns that changed in it: two on a report, the match and the one its winner moves to;
+    on a correction, one per match its cascade changes (at most a few a later round). One
+    ``bulk_update`` of both cost three times as much: Django builds its ``CASE`` over
     the rows in Python, 3 ms for two matches against 1 ms for two ``UPDATE`` s."""
     now = _written(matches)
     for match in matches:
