@@ -55,6 +55,44 @@ def test_a_sputo_report_waits_for_the_opponent_and_leaves_when_confirmed(people,
     assert kinds(a) == []
 
 
+def test_a_result_moves_the_ready_match_along_its_path_and_a_correction_moves_it_back(
+    people, committed
+):
+    from matches.results import steps
+    from matches.results.inbox import after_step
+    from tests.sputo_world import win
+
+    club, admin = people["club"], people["admin"]
+    players = make_members(club, 8)
+    tournament = committed(lambda: drawn(club, admin, players, best_of=1, third_place=True))
+    first, second = match_at(tournament, 1, 0), match_at(tournament, 1, 1)  # 1 v 8, 4 v 5
+    committed(lambda: steps.report_outcome(subject=first, payload=win(first, players[0]), by=admin))
+    committed(
+        lambda: steps.report_outcome(subject=second, payload=win(second, players[3]), by=admin)
+    )
+    semi = match_at(tournament, 2, 0).get_absolute_url()
+    assert kinds(players[0].user) == [("match_ready", semi)]
+    assert kinds(players[3].user) == [("match_ready", semi)]
+    assert kinds(players[7].user) == []  # knocked out
+
+    committed(
+        lambda: steps.correct_outcome(
+            subject=first, payload=win(first, players[7]), by=admin, reason="Errore al tavolo"
+        )
+    )
+    assert kinds(players[0].user) == []  # no longer in the semi-final
+    assert kinds(players[7].user) == [("match_ready", semi)]
+    assert kinds(players[3].user) == [("match_ready", semi)]
+    # Where the bracket's other matches still wait, they were left alone: the step brought
+    # up to date the match, the ones its result reaches and the third-place match, no more.
+    third = match_at(tournament, 3, 0, kind="third_place")
+    assert match_at(tournament, 1, 2).get_absolute_url() in dict(
+        (url, kind) for kind, url in kinds(players[1].user)
+    )
+    path = [first.pk, match_at(tournament, 2, 0).pk, match_at(tournament, 3, 0).pk, third.pk]
+    assert after_step(club.pk, "matches.tournamentmatch", first.pk) == f"{len(path)} synced"
+
+
 def test_a_dispute_waits_for_the_scorers_and_admins_but_not_the_one_who_disputed(people, committed):
     club = people["club"]
     players = make_members(club, 2)

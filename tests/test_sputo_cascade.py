@@ -141,6 +141,47 @@ def test_any_correction_anywhere_leaves_a_consistent_bracket(entrants, third, se
     assert settle(list(settled.slots.values()), rounds=rounds).changes == []
 
 
+def test_what_a_match_feeds_is_the_path_to_the_final_and_the_third_place_match():
+    assert bracket.fed_from(MAIN, 1, 5, rounds=4) == [
+        (MAIN, 1, 5),
+        (MAIN, 2, 2),
+        (MAIN, 3, 1),
+        (MAIN, 4, 0),
+        (THIRD, 4, 0),
+    ]
+    assert bracket.fed_from(MAIN, 3, 1, rounds=4) == [(MAIN, 3, 1), (MAIN, 4, 0), (THIRD, 4, 0)]
+    assert bracket.fed_from(MAIN, 4, 0, rounds=4) == [(MAIN, 4, 0)]  # the final
+    assert bracket.fed_from(THIRD, 4, 0, rounds=4) == [(THIRD, 4, 0)]
+    assert bracket.fed_from(MAIN, 1, 0, rounds=1) == [(MAIN, 1, 0)]  # two players
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    entrants=st.integers(min_value=2, max_value=32),
+    third=st.booleans(),
+    seed=st.integers(min_value=0, max_value=2**32),
+)
+def test_a_result_anywhere_changes_only_matches_it_feeds(entrants, third, seed):
+    """The inbox after a step brings up to date only ``fed_from`` the match
+    (``SputoAdapter.inbox_subjects``): every seat, result or report that ``settle`` changes
+    must be there (flags aside: nobody waits on them)."""
+    rng = random.Random(seed)
+    slots, rounds = random_slots(rng, entrants, third)
+    targets = [s for s in slots if s.a and s.b and s.result not in bracket.AUTOMATIC]
+    if not targets:
+        return
+    target = rng.choice(targets)
+    winner, result = rng.choice([(None, ""), (None, bracket.DOUBLE_FORFEIT), (target.a, "played")])
+    changed = [
+        Slot(**{**s.__dict__, "winner": winner, "result": result}) if s.id == target.id else s
+        for s in slots
+    ]
+    reached = set(bracket.fed_from(*target.key, rounds=rounds))
+    by_id = {s.id: s.key for s in slots}
+    moved = {by_id[c.match] for c in settle(changed, rounds=rounds).changes if c.what != "unflag"}
+    assert moved <= reached
+
+
 # --- Through the result cycle -----------------------------------------------------------
 
 

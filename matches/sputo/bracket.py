@@ -189,6 +189,21 @@ def _fed(feeder: Slot | None, *, loser: bool = False) -> int | None:
     return feeder.winner
 
 
+def fed_from(kind: str, round_: int, position: int, *, rounds: int) -> list[tuple[str, int, int]]:
+    """The keys of the matches that a match's result reaches, itself first: the next round's
+    match its winner goes to, that one's, and so on to the final, and the third-place match
+    that the semi-finals' losers go to. What :func:`settle` can change after a step on a
+    match is among these (and flags on other matches, which nobody waits on)."""
+    keys = [(kind, round_, position)]
+    if kind != MAIN:
+        return keys  # the third-place match feeds nothing
+    for later in range(round_ + 1, rounds + 1):
+        keys.append((MAIN, later, position >> (later - round_)))
+    if round_ <= rounds - 1 and rounds >= 2:
+        keys.append((THIRD, rounds, 0))
+    return keys
+
+
 def settle(slots: list[Slot], *, rounds: int, awards: Mapping[int, int] | None = None) -> Settled:
     """What follows from the results: every seat filled or emptied, automatic walkovers
     decided or undone, played matches with a player who no longer belongs there reset.
