@@ -199,7 +199,7 @@ def fed_from(kind: str, round_: int, position: int, *, rounds: int) -> list[tupl
         return keys  # the third-place match feeds nothing
     for later in range(round_ + 1, rounds + 1):
         keys.append((MAIN, later, position >> (later - round_)))
-    if round_ <= rounds - 1 and rounds >= 2:
+    if round_ < rounds:  # a semi-final, or before one
         keys.append((THIRD, rounds, 0))
     return keys
 
