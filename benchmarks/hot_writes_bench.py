@@ -20,7 +20,7 @@ functions by cumulative milliseconds a write, then each query's median milliseco
 (``PROFILE_ALL=cumulative`` sorted so), ``PROFILE_DUMP=file`` writes the raw profile.
 The statistics, ratings and inbox tasks that a write queues run in the worker, not in the
 request: they are left out, unless ``--in-process``, where they run after the commit in
-the request, as on ``make run`` without a broker. Issue 16's targets: at most 20 queries
+the request, as on ``make run`` without a broker. The targets: at most 20 queries
 and 25 ms each.
 """
 

@@ -68,7 +68,7 @@ PAGES = [
     Page("singapore tables, member", "/clubs/la-matta/tables/", member=True),
     Page("singapore table, member", "/clubs/la-matta/tables/{demo_table}/", member=True),
     Page("singapore sheet, member", "/clubs/la-matta/tables/{demo_table}/sheet/", member=True),
-    # The member run (issue 16): a club night's pages with demo-player01's session cookie.
+    # The member run: a club night's pages with demo-player01's session cookie.
     Page("ledger, member", "/clubs/la-matta/ledger/", member=True),
     Page("tournament, member", "/clubs/la-matta/tournaments/{demo_tournament}/", member=True),
     Page("leaderboards, member", "/clubs/la-matta/leaderboards/", member=True),

@@ -35,13 +35,13 @@ and each game's ``tests/test_*_api.py``). Two hooks keep them:
   claims a guest only with one use, a guest is not merged into themself, a payment is
   between two people and in whole points; a Sputo result (report, decide, correct,
   resolve) on a match that exists, which must fit its players, format and variant (the
-  Sputo issue makes those a 400) and a log the rules engine accepts;
+  API makes those a 400) and a log the rules engine accepts;
 - ``map_case`` (:func:`keep_rules_a_schema_cannot_state`) mends one where leaving such
   cases out would leave too few: a Spazz'u'mazz finishing order lists each of the game's
   players once (a turn log only the engine can judge becomes a finishing order), a
   decision upholds or gives a result, a table's first dealer and opponent are two of its
-  seats or neither, a Sputo entry or check-in names a player of the tournament's club (the
-  issue's 400 otherwise), and a Singapore hand at a table that exists is dealt by
+  seats or neither, a Sputo entry or check-in names a player of the tournament's club (a
+  400 otherwise), and a Singapore hand at a table that exists is dealt by
   :func:`deal_a_valid_hand` (the pair in turn, RULES.md's worked example: no generator
   deals 20 cards that close).
 
@@ -274,7 +274,7 @@ def keep_rules_a_schema_cannot_state(case):
         # the run causes go nowhere, at once.
         body["url"] = WEBHOOK_URL
     elif path in ("/api/v1/tournaments/{id}/entrants/", "/api/v1/tournaments/{id}/check-in/"):
-        # A player of the tournament's club (the Sputo issue: another is a 400).
+        # A player of the tournament's club (another is a 400).
         tournament = Tournament.objects.filter(pk=_int(ids.get("id"))).first()
         if tournament is not None and body.get("player") is not None:
             player = tournament.club.players.active().order_by("pk").first()

@@ -18,7 +18,7 @@ from tests.sputo_world import drawn, make_guests, match_at, win
 pytestmark = pytest.mark.django_db
 ROOT = f"{Path(__file__).resolve().parents[1]}/"
 
-# Issue 16's target: at most 20 queries a write. In a test the request's transaction is a
+# The target: at most 20 queries a write. In a test the request's transaction is a
 # savepoint of the test's own: two queries, as SQLite's BEGIN and COMMIT are on a server
 # (PostgreSQL logs neither), and counted here.
 MOST_QUERIES = 20

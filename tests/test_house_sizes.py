@@ -1,4 +1,4 @@
-"""The house's sizes (issue 12): no module over 600 lines and no function over 80 lines in
+"""The house's sizes: no module over 600 lines and no function over 80 lines in
 ``clubs/``, ``ledger/``, ``matches/`` and ``circolo/`` (migrations aside), so that a new
 engineer reads a module through and a function on one screen. A module or function that
 grows past them is split where its concerns part, not let through here."""

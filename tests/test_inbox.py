@@ -1,4 +1,4 @@
-"""What waits for you (issue 15, point 2): the inbox's life for each kind, made after the
+"""What waits for you: the inbox's life for each kind, made after the
 commit and never for the person who acted, gone for everyone once its action is done."""
 
 from decimal import Decimal

@@ -1,4 +1,4 @@
-"""What waits for you, beyond the site (issue 15, point 2): Web Push to a phone that allowed
+"""What waits for you, beyond the site: Web Push to a phone that allowed
 it, with real encryption, received by a local push service; the hourly e-mail digest; the
 choices; and a subscription's address checked (no SSRF through the push service)."""
 

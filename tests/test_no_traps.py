@@ -1,4 +1,4 @@
-"""No traps at the table (issue 13, point 4): what cannot be undone asks first, on a page
+"""No traps at the table: what cannot be undone asks first, on a page
 that works without JavaScript (GET changes nothing, POST does); a table closed by mistake
 is reopened the same night; a Spazz'u'mazz game is corrected by tapping the players, never
 by typing ids; entrants come in many at once, with guests made on the fly by name."""

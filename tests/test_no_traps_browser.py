@@ -2,8 +2,8 @@
 is a radio button that can be chosen and submitted; a confirmation page fits the phone,
 its way back changes nothing and its button does what it says.
 
-With ``SHOTS_DIR`` set, the last test also keeps a screenshot of every page this issue
-changed, at 390x844 and 1366x900, in Italian and in English (never in git)."""
+With ``SHOTS_DIR`` set, the last test also keeps a screenshot of every page that asks
+first, at 390x844 and 1366x900, in Italian and in English (never in git)."""
 
 import os
 
@@ -172,7 +172,7 @@ def test_a_game_is_corrected_by_tapping_the_players(live_server, browser, make_u
 
 
 def _pages(live_server, make_user):
-    """Every page this issue changed, by name: its address (and what to do on it)."""
+    """Every page that asks first, by name: its address (and what to do on it)."""
     admin = make_user("ada")
     club = club_services.create_club(name="Circolo delle Carte", founder=admin, city="Bari")
     players = make_members(club, 4)

@@ -1,4 +1,4 @@
-"""A retry records once (issue 14, point 2): the payments', the hands' and the Spazz'u'mazz
+"""A retry records once: the payments', the hands' and the Spazz'u'mazz
 games' ``POST`` take an ``Idempotency-Key``, stored whole (at most 255 characters, longer is
 a 400 naming the header) with a hash of the body: the same key and body answer the first
 result (201, then 200 with the same object); the same key with another body is a 422 naming

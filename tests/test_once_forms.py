@@ -1,4 +1,4 @@
-"""A double tap records once (issue 14, point 2; issue 13, point 4): every write form carries a
+"""A double tap records once: every write form carries a
 one-time token (``circolo.once``), and the second submit of the same form records nothing and
 goes where the first one went. The hand form, the Spazz'u'mazz entry, a result's report,
 payments, invitations and joining a club; the token's rows dropped by the housekeeping."""

@@ -1,5 +1,5 @@
 """Who sees the club's money: every page and endpoint that may show it, every viewer, public
-and private (issue 14, point 6). The statuses of these routes for the five roles are in each
+and private. The statuses of these routes for the five roles are in each
 feature's table; this one adds what each viewer sees of the money.
 
 The rule (``clubs.access.ClubAccess.sees_money``): money (balances, winnings, running

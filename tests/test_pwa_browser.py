@@ -1,4 +1,4 @@
-"""Results entered in a basement without signal (issue 15, point 3), in headless Chromium with
+"""Results entered in a basement without signal, in headless Chromium with
 Playwright's offline emulation: kept on the phone with a badge, sent once when the network
 returns, and what the server refuses shown with its reason."""
 

@@ -4,7 +4,7 @@ database. The integration run (PostgreSQL); ``make chaos`` is the longer run, wi
 
 One test, one stack (starting it is most of the cost), in two parts:
 
-- Issue 14, point 1: with Redis stopped, hands and games recorded through the API answer
+- With Redis stopped, hands and games recorded through the API answer
   2xx at once, ``/health/`` is a 503 naming the broker within 3 seconds, the public club
   page answers; once Redis is back every task the writes queued runs, and the statistics
   equal a rebuild from scratch.

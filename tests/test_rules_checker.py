@@ -559,7 +559,7 @@ def test_the_general_details_of_the_records_hold_in_every_game(
         assert set(error_codes(result)) == codes
 
 
-# --- RULES.md, "Details of the records": the rulings of issue 6, one table each --------------
+# --- RULES.md, "Details of the records": the rulings on the records, one table each --------------
 
 _SPUTO_PLAY = next(i for i, e in enumerate(_SPUTO_LOG["events"]) if e["type"] == "play")  # type: ignore[union-attr, index]
 
@@ -1037,7 +1037,7 @@ class TestCommandLine:
         assert run.returncode == 2
 
     def test_jsonl_gives_every_line_its_result_whatever_the_numbers_in_it(self) -> None:
-        # The issue's case: a quota of 10**4299 made the output integer unprintable, and
+        # The case once reported: a quota of 10**4299 made the output integer unprintable, and
         # --jsonl stopped at that line with a traceback.
         huge = 10**4299
         stakes = [

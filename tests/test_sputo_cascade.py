@@ -1,4 +1,4 @@
-"""A correction flows through the whole bracket (issue 13, point 3): after any correction
+"""A correction flows through the whole bracket: after any correction
 every player in a round after the first won a match that feeds it (or had a bye); later
 matches that depended on the changed result are re-seated or set aside (their results kept
 in the history, their ratings undone) or awarded by the admin in the same step; and the

@@ -1,4 +1,4 @@
-"""Tonight at the club (issue 15, point 1): the page, who sees what, its constant number of
+"""Tonight at the club: the page, who sees what, its constant number of
 queries, the home page's "tonight at your clubs", and the live stream."""
 
 import threading

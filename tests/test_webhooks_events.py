@@ -167,7 +167,7 @@ def test_the_game_changing_hands_is_sent_with_its_name_in_the_clubs_language(
 def test_a_match_confirmed_through_the_api_reaches_the_receiver_signed_within_30_s(
     people, receiver
 ):
-    """The issue's contract, on the zero-setup default: real commits, the outbox's task run
+    """The webhooks' contract, on the zero-setup default: real commits, the outbox's task run
     in-process after each."""
     club = people["club"]
     admin = APIClient()

@@ -1,4 +1,4 @@
-"""Words and numbers people read (issue 13, point 5): dates as each language writes them,
+"""Words and numbers people read: dates as each language writes them,
 plurals, people by the name they go by, ISO date fields in Italian, sentences instead of
 field codes, suit symbols, no seed, a table's ledger named by the table, the leaderboards'
 house minimum."""

@@ -1,6 +1,6 @@
 """Singapore tables' REST API: ``/api/v1/table-sessions/`` with its seats and hands.
 
-The paths and fields are a contract others script against (issue 8). Everything goes
+The paths and fields are a contract others script against. Everything goes
 through ``matches.singapore.services`` and the one access check: a table is seen by the
 club's members (anyone else: 404); scorers and admins open and close tables, seat people
 and record hands in force; a member seats themself and reports a hand they play in.

@@ -65,7 +65,7 @@ class TournamentFilter(filters.FilterSet):
 # --- Viewsets --------------------------------------------------------------------------------
 
 # The wrong moment: entries closed, check-in not open, a move the tournament cannot make,
-# a result already decided, a second confirmation, players not known yet (Sputo issue).
+# a result already decided, a second confirmation, players not known yet.
 CONFLICTS = {409}
 
 
@@ -199,7 +199,7 @@ class TournamentViewSet(AddChangeViewSet):
 
 def _player(tournament, player_id) -> Player:
     """A player of the tournament's club. Another id is a 400 naming ``player``, as the
-    Sputo issue's contract says ("an unknown player"), not the 404 of other bodies."""
+    API's contract says ("an unknown player"), not the 404 of other bodies."""
     player = Player.objects.filter(
         pk=player_id, club_id=tournament.club_id, merged_into__isnull=True
     ).first()
