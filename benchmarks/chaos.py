@@ -521,7 +521,7 @@ def run_load(
 
 def wait_for_outbox(seconds: float) -> int:
     """Wait until every outbox message has been run; the number still waiting."""
-    from circolo.outbox.models import Message
+    from plumbing.outbox.models import Message
 
     deadline = time.monotonic() + seconds
     while True:
@@ -622,7 +622,7 @@ class Figures:
 
 def last_message() -> int:
     """The outbox's last message id: a run's tasks are those after it."""
-    from circolo.outbox.models import Message
+    from plumbing.outbox.models import Message
 
     return Message.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
@@ -640,8 +640,8 @@ def count(
     the outbox's messages after ``since``)."""
     from django.db.models import Count
 
-    from circolo.outbox.models import Message
     from matches.models import Hand, SpazzumazzGame
+    from plumbing.outbox.models import Message
 
     lost_tasks = wait_for_outbox(drain_seconds)
     keys = Counter(

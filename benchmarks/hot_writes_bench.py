@@ -152,7 +152,7 @@ def main() -> None:
         from django.test.utils import CaptureQueriesContext
         from rest_framework.test import APIClient
 
-        import circolo.outbox.relay as relay
+        import plumbing.outbox.relay as relay
         from clubs.models import Club
 
         call_command("demo", verbosity=0)

@@ -18,8 +18,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from circolo.celery import app
-from circolo.outbox.models import Message
 from ledger import check as ledger_check
+from plumbing.outbox.models import Message
 
 
 def _database() -> str:

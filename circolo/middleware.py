@@ -6,7 +6,7 @@ from django.shortcuts import render
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
-import circolo.public_pages as public_pages
+import plumbing.public_pages as public_pages
 
 API_PREFIX = "/api/"
 
@@ -117,7 +117,7 @@ class WritesBumpVersions:
     logged in, whatever it answered: what the members and the public see of the club its
     path names (``<slug>``) may have changed, of every club when it names none (the API,
     the admin, an account), so their kept parts are built again
-    (``circolo.public_pages.written``). One cache write."""
+    (``plumbing.public_pages.written``). One cache write."""
 
     SAFE = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 

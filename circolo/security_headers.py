@@ -3,7 +3,7 @@
 Every page of ours runs only scripts and styles from our own static files: no inline
 ``<script>``, no ``on...=`` handler, no ``style=`` attribute (the templates use classes, and
 ``circolo/site.js`` wires behaviour through ``data-`` attributes). Public pages are served
-whole from the cache (``circolo.public_pages``), so the policy uses no nonce.
+whole from the cache (``plumbing.public_pages``), so the policy uses no nonce.
 
 One exception: pages built from other projects' templates, the Django admin and DRF's
 browsable API (and the Swagger UI) under ``/admin/`` and ``/api/``, carry ``style=``

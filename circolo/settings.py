@@ -43,8 +43,8 @@ INSTALLED_APPS = [
     "pgtrigger",
     "django_htmx",
     "csp",
-    "circolo.outbox",
-    "circolo.once",
+    "plumbing.outbox",
+    "plumbing.once",
     "circolo",
     "clubs",
     "clubs.webhooks",
@@ -81,9 +81,9 @@ ROOT_URLCONF = "circolo.urls"
 WSGI_APPLICATION = "circolo.wsgi.application"
 ASGI_APPLICATION = "circolo.asgi.application"
 
-# The folders of the ``matches`` app: the result cycle, the boards and the games (``GAMES``).
-GAMES = ["matches.sputo", "matches.singapore", "matches.spazzumazz"]
-MATCHES_FOLDERS = ["results", "boards", *(game.split(".")[1] for game in GAMES)]
+# The folders of the ``matches`` app that keep templates: the result cycle, the boards and
+# each game (``matches/<folder>/templates/``).
+MATCHES_FOLDERS = ["results", "boards", "sputo", "singapore", "spazzumazz"]
 
 TEMPLATES = [
     {
@@ -103,37 +103,13 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "clubs.context_processors.my_clubs",
                 "clubs.inbox.views.bell",
-                "circolo.public_pages.csrf_hole",
+                "plumbing.public_pages.csrf_hole",
             ],
             # Everywhere: ``unlocalize`` (an id in an attribute or a link is never grouped,
             # whatever the settings) and ``grouped`` (points and money: 12.345 in Italian).
             "builtins": ["django.templatetags.l10n", "clubs.templatetags.numbers"],
         },
     },
-]
-
-# --- The club page's sections and the club's tabs: provider functions, in order (see the
-# protocol in clubs/club_page.py). Each feature adds its own; each item's ``order`` places it
-# (ties keep this list's order).
-CLUB_PAGE_SECTIONS = [
-    "clubs.inbox.views.waiting_section",
-    "matches.sputo.sections.club_section",
-    "matches.sputo.sections.next_match",  # the user's own part: never kept
-    "matches.singapore.sections.club_section",
-    "matches.boards.sections.recent_games",
-    "matches.spazzumazz.sections.club_section",  # the game's name; the leaderboards
-    "clubs.club_page.seasons",
-]
-CLUB_TABS = [
-    "clubs.club_page.overview_tab",
-    "matches.sputo.sections.club_tab",
-    "matches.singapore.sections.club_tab",
-    "matches.spazzumazz.sections.club_tab",
-    "matches.boards.sections.leaderboards_tab",
-    "matches.boards.sections.nights_tab",
-    "clubs.club_page.members_tab",
-    "ledger.club_page.ledger_tab",
-    "clubs.club_page.settings_tab",
 ]
 
 # --- Database: SQLite in the project folder unless DATABASE_URL says otherwise.
@@ -193,7 +169,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker waits for the broker as long as it takes (it gave up after 100 tries).
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# A write's tasks are sent right after its commit (circolo/outbox/): with the broker down the send
+# A write's tasks are sent right after its commit (plumbing/outbox/): with the broker down the send
 # must fail within a second or so, not hold the request. What is not sent waits in the
 # outbox for the sweep.
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=1.0)
@@ -207,7 +183,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0.2,
     "interval_max": 0.2,
 }
-# The task outbox (circolo/outbox/): the sweep sends what is due every OUTBOX_RELAY_SECONDS; a
+# The task outbox (plumbing/outbox/): the sweep sends what is due every OUTBOX_RELAY_SECONDS; a
 # message no worker has run OUTBOX_REDELIVER_SECONDS after it was sent is sent again (the
 # wait doubling each time), OUTBOX_MAX_ATTEMPTS times at most; /health/ reports the outbox
 # down when a message has waited OUTBOX_ALERT_SECONDS.
@@ -255,7 +231,7 @@ IDEMPOTENT_WRITE_PATHS = [
     r"^/api/v1/spazzumazz-games/$",
 ]
 # How long a form's one-time token and an API's ``Idempotency-Key`` are remembered
-# (circolo/once/): the daily housekeeping drops older ones.
+# (plumbing/once/): the daily housekeeping drops older ones.
 ONCE_KEEP_DAYS = env.int("ONCE_KEEP_DAYS", default=7)
 
 # --- Auth
@@ -431,20 +407,20 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PARSER_CLASSES": [
-        "circolo.parsers.JSONParser",
-        "circolo.parsers.FormParser",
-        "circolo.parsers.MultiPartParser",
+        "plumbing.parsers.JSONParser",
+        "plumbing.parsers.FormParser",
+        "plumbing.parsers.MultiPartParser",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": [
-        "circolo.filters.StrictFilterBackend",
+        "plumbing.filters.StrictFilterBackend",
         "rest_framework.filters.OrderingFilter",
         "rest_framework.filters.SearchFilter",
     ],
-    "DEFAULT_PAGINATION_CLASS": "circolo.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "plumbing.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "circolo.schema.AutoSchema",
-    "EXCEPTION_HANDLER": "circolo.api.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "plumbing.schema.AutoSchema",
+    "EXCEPTION_HANDLER": "plumbing.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Circolo API",
@@ -461,7 +437,7 @@ SPECTACULAR_SETTINGS = {
         "WebhookEventEnum": "clubs.webhooks.models.Event",
     },
     # A serializer without a docstring of its own is described by none, not by a base's.
-    "GET_LIB_DOC_EXCLUDES": "circolo.schema.lib_doc_excludes",
+    "GET_LIB_DOC_EXCLUDES": "plumbing.schema.lib_doc_excludes",
     # What webhooks deliver (clubs/webhooks/payloads.py), under x-webhooks.
     "POSTPROCESSING_HOOKS": [
         "clubs.webhooks.payloads.x_webhooks",
@@ -469,56 +445,15 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# --- The games' boards (matches/boards.py): each game registers its providers.
-LEADERBOARDS = {
-    "spazzumazz": "matches.spazzumazz.boards.leaderboard",
-    "sputo": "matches.sputo.boards.leaderboard",
-    "singapore": "matches.singapore.boards.leaderboard",
-}
-# The games in the same order on every page: Spazz'u'mazz, Sputo, Singapore.
-PLAYER_SECTIONS = [
-    "matches.spazzumazz.boards.player_section",
-    "matches.sputo.boards.player_section",
-    "matches.singapore.boards.player_section",
-]
-# The tonight screen's panes (matches/boards/tonight.py), in this order.
-TONIGHT_PANES = [
-    "matches.sputo.tonight.tonight_pane",
-    "matches.singapore.tonight.tonight_pane",
-    "matches.spazzumazz.tonight.tonight_pane",
-]
-# The home page's "tonight at your clubs" for a logged-in member: ``provider(user) -> list``.
-HOME_TONIGHT = "matches.boards.tonight_views.at_my_clubs"
-CLUB_NIGHT_SECTIONS = [
-    "matches.spazzumazz.boards.club_night_section",
-    "matches.sputo.boards.club_night_section",
-    "matches.singapore.boards.club_night_section",
-]
 # Pages for the public (anonymous visitors of a public club) served whole from the cache
-# (circolo/public_pages.py): each entry holds the club's row and these versions (functions
-# club_id -> cache key, bumped by the features), and lasts at most PUBLIC_PAGE_SECONDS.
+# (plumbing/public_pages.py): each entry holds the club's row and the versions the apps lend
+# (``page_versions``: bumped by the features), and lasts at most PUBLIC_PAGE_SECONDS.
 PUBLIC_PAGE_CLUB = "clubs.Club"  # whose pages they are: a slug and is_public
-PUBLIC_PAGE_VERSIONS = ["matches.boards.version_key"]
-# A member's kept page (circolo.public_pages.member_page) is kept under these too: user_id ->
-# cache key of a version that moves when what waits for them changes.
-MEMBER_PAGE_VERSIONS = ["clubs.inbox.services.version_key"]
 PUBLIC_PAGE_SECONDS = env.int("PUBLIC_PAGE_SECONDS", default=60)
-# How long a member's page is kept for them at most (circolo.public_pages.member_page; 0: never).
+# How long a member's page is kept for them at most (plumbing.public_pages.member_page; 0: never).
 MEMBER_PAGE_SECONDS = env.int("MEMBER_PAGE_SECONDS", default=PUBLIC_PAGE_SECONDS)
 # Each process answers a public page it checked less than this long ago from its memory.
 PUBLIC_PAGE_RECHECK_SECONDS = env.float("PUBLIC_PAGE_RECHECK_SECONDS", default=1.0)
-# ``manage.py recompute_stats``: each game's ``rebuild(club_id) -> str``, from scratch.
-STATS_REBUILDERS = [
-    "matches.sputo.tasks.recompute_from_scratch",
-    "matches.spazzumazz.stats.rebuild_club",
-    "matches.singapore.stats.rebuild_club",
-]
-# Called with ``club_id=`` and ``game=`` in the transaction that changes a club's house rules
-# (a hook queues its tasks with ``delay_on_commit``).
-HOUSE_RULES_CHANGED = ["matches.spazzumazz.tasks.house_rules_changed"]
-# ... and when a club's players change (a name the boards show): functions of club_id.
-PLAYERS_CHANGED = ["matches.boards.players_changed"]
-
 # Every record goes to one handler, the root's. Django's own default config gives its
 # "django" logger a console handler of its own (under DEBUG) that also propagates to the
 # root: each of its lines was printed twice. Here "django" keeps no handler of its own

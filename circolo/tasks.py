@@ -27,10 +27,10 @@ def housekeeping(
     """
 
     # Here, not at the top: tasks load while Django starts, before these modules' models.
-    from circolo.once.sent import purge as purge_once
-    from circolo.outbox.relay import purge
     from clubs.tokens import purge_dead_tokens
     from clubs.webhooks.delivery import purge as purge_deliveries
+    from plumbing.once.sent import purge as purge_once
+    from plumbing.outbox.relay import purge
 
     sessions, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     logs = AxesProxyHandler.reset_logs(age_days=log_age_days)

@@ -3,10 +3,10 @@
 Lists hold only what the user may see; an object of a club the user may not see is a 404.
 
 What every viewset gets without asking (``circolo/settings.py``'s ``REST_FRAMEWORK``):
-strict filters (``circolo.filters``), strict page numbers (``circolo.pagination``), form
-bodies read like JSON (``circolo.parsers``), NUL-free query parameters and JSON errors
+strict filters (``plumbing.filters``), strict page numbers (``plumbing.pagination``), form
+bodies read like JSON (``plumbing.parsers``), NUL-free query parameters and JSON errors
 (``circolo.middleware``), and an OpenAPI schema with every error response
-(``circolo.schema``). A viewset declares the statuses no rule can guess -- a 409 where a
+(``plumbing.schema``). A viewset declares the statuses no rule can guess -- a 409 where a
 service refuses a clash with what is stored -- in ``api_errors``.
 """
 
@@ -22,13 +22,13 @@ from rest_framework.decorators import action
 from rest_framework.generics import get_object_or_404
 from rest_framework.response import Response
 
-from circolo.errors import NOT_FOUND
-from circolo.strict import StrictModelSerializer, StrictSerializer
 from clubs import services
 from clubs.access import ClubAccess, access_club, access_with_role, read_with_role, roles_by_club
 from clubs.house_rules_api import house_rules_action
 from clubs.models import CURRENCY_CODES, Club, Game, Invitation, Membership, Player, Role, Season
 from clubs.throttles import INVITATION, over_limit
+from plumbing.errors import NOT_FOUND
+from plumbing.strict import StrictModelSerializer, StrictSerializer
 
 # --- Serializers -------------------------------------------------------------------------
 

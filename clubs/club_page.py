@@ -1,20 +1,13 @@
 """The club page's sections and the club's navigation tabs: where the game features plug in.
 
 ``clubs`` knows no game: it may not import ``matches`` or ``ledger``. A feature adds a
-section to the club page, or a tab to the navigation every club page shows, by naming a
-small *provider* function in the settings (``circolo/settings.py`` may name anything)::
+section to the club page, or a tab to the navigation every club page shows, by lending a
+small *provider* function from its app's config (``plumbing.parts``)::
 
-    CLUB_PAGE_SECTIONS = [
-        "matches.sputo.sections.club_section",
-        "matches.boards.sections.recent_games",
-        ...
-    ]
-    CLUB_TABS = [
-        "clubs.club_page.overview_tab",
-        "clubs.club_page.members_tab",
-        "clubs.club_page.settings_tab",
-        ...
-    ]
+    class MatchesConfig(AppConfig):
+        def ready(self):
+            self.club_sections = (sputo_sections.club_section, board_sections.recent_games)
+            self.club_tabs = (sputo_sections.club_tab, board_sections.leaderboards_tab)
 
 Sections
 --------
@@ -28,7 +21,7 @@ A section provider is ``provider(request, access) -> Section | None``:
 - It returns ``None`` to show nothing, or a :class:`Section`: a ``title``, a ``template``
   rendered with the page's context plus ``context`` (``club``, ``access``, ``request``,
   ``user`` and ``section`` are always there), an ``order`` (smaller first; ties keep the
-  order of the setting) and a ``slug`` (the element's id is ``section-<slug>``).
+  order of the apps) and a ``slug`` (the element's id is ``section-<slug>``).
 - **Nothing yet.** A feature with nothing to show for this club (no tournament planned, no
   table running) either returns ``None`` (the section is hidden), or a section without a
   ``template`` and with an ``empty`` line, such as "No tournaments yet.", shown in place of
@@ -40,7 +33,7 @@ A section provider is ``provider(request, access) -> Section | None``:
   ``tests/test_club_page.py`` counts the club page's queries with a small and a big club.
 - **Kept or live.** What a provider shows must be the same for every user of one role
   (the club's tables, its tournaments): the sections are rendered once per club state and
-  role (``circolo.public_pages.shared``: kept until a write to the club, or a game's
+  role (``plumbing.public_pages.shared``: kept until a write to the club, or a game's
   version bump), and served to the next member from the cache without running the
   providers. A provider about the user asking (my next match) is marked with
   :func:`own_part`: it runs on every request, with one or two indexed queries.
@@ -62,20 +55,16 @@ Every page of a club shows the tabs with ``{% load clubs %}{% club_header access
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cache
 
-from django.conf import settings
-from django.core.signals import setting_changed
-from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.module_loading import import_string
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-import circolo.public_pages as public_pages
+import plumbing.public_pages as public_pages
 from clubs.access import ClubAccess
+from plumbing.parts import parts
 
 
 @dataclass(frozen=True)
@@ -117,21 +106,9 @@ class RenderedSection:
         return self.section.title
 
 
-@cache
-def _providers(setting: str) -> tuple:
-
-    return tuple(import_string(path) for path in getattr(settings, setting, ()))
-
-
-@receiver(setting_changed)
-def _forget_providers(*, setting, **kwargs):
-    if setting in {"CLUB_PAGE_SECTIONS", "CLUB_TABS"}:
-        _providers.cache_clear()
-
-
-def providers(setting: str) -> tuple:
-    """The provider functions a setting names (imported once)."""
-    return _providers(setting)
+def providers(name: str) -> list:
+    """The apps' provider functions of ``club_sections`` or ``club_tabs``."""
+    return parts(name)
 
 
 def own_part(provider):
@@ -141,13 +118,13 @@ def own_part(provider):
     return provider
 
 
-def _collect(setting: str, request, access: ClubAccess, *, key=lambda item: item.order) -> list:
-    found = [provider(request, access) for provider in providers(setting)]
+def _collect(name: str, request, access: ClubAccess, *, key=lambda item: item.order) -> list:
+    found = [provider(request, access) for provider in providers(name)]
     return sorted((item for item in found if item is not None), key=key)
 
 
 def _render(request, access: ClubAccess, chosen) -> list[tuple[int, RenderedSection]]:
-    """Each chosen provider's section (by its place in the setting), rendered; the kept
+    """Each chosen provider's section (by its place among the providers), rendered; the kept
     copy drops the section's context (rows it was rendered from)."""
     rendered = []
     for index, provider in chosen:
@@ -166,7 +143,7 @@ def sections(request, access: ClubAccess) -> list[RenderedSection]:
     """The club page's sections for this user, each rendered: those with something to show
     by their order, then those with nothing yet (their ``empty`` line), by their order.
     What every user of this role sees is kept (see the module); the own parts are live."""
-    every = list(enumerate(providers("CLUB_PAGE_SECTIONS")))
+    every = list(enumerate(providers("club_sections")))
     own = [item for item in every if getattr(item[1], "own_part", False)]
     common = [item for item in every if not getattr(item[1], "own_part", False)]
     today = timezone.localdate()
@@ -182,7 +159,7 @@ def sections(request, access: ClubAccess) -> list[RenderedSection]:
 
 def tabs(request, access: ClubAccess) -> list[Tab]:
     """The club's tabs this user may open, in order."""
-    return _collect("CLUB_TABS", request, access)
+    return _collect("club_tabs", request, access)
 
 
 # --- The tabs of the clubs' own pages ---------------------------------------------------------
@@ -223,8 +200,8 @@ def seasons(request, access: ClubAccess) -> Section:
 
 
 def tonight_at_my_clubs(user) -> list:
-    """The home page's "tonight at your clubs" for a signed-in person (``HOME_TONIGHT``, a
-    provider of the games' floor): nothing for a visitor."""
+    """The home page's "tonight at your clubs" for a signed-in person (the games' floor
+    lends it: ``home_tonight``): nothing for a visitor."""
     if not user.is_authenticated:
         return []
-    return import_string(settings.HOME_TONIGHT)(user)
+    return [night for provider in parts("home_tonight") for night in provider(user)]

@@ -14,8 +14,8 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 
-from circolo.errors import Conflict
 from clubs.access import ClubAccess
+from plumbing.errors import Conflict
 
 
 def confirm_page(

@@ -2,9 +2,9 @@
 
 ``python manage.py demo`` (``circolo/management/commands/demo.py``) builds the demo from
 parts, one or more per app, so that each feature adds its own demo without touching the
-others'. A *part* is a module that defines ``build(demo: Demo)``: an app's ``demo.py``, or
-each module of an app's ``demo/`` package. The command runs every part of every installed
-app in ``INSTALLED_APPS`` order (within a package, its modules in name order), all in one
+others'. A *part* is a module that defines ``build(demo: Demo)``, lent by its app's config
+(``demo``, ``plumbing.parts``; each game's in its ``Game``). The command runs every part of
+every installed app in ``INSTALLED_APPS`` order (a game's in the games' order), all in one
 transaction: a part may use what the parts of the apps before it made, through ``demo``.
 
 A part draws its random choices from ``demo.rng("<its name>")``, so adding a part changes

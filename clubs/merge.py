@@ -32,10 +32,10 @@ from django.db.models import Count
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
-from circolo.errors import CONFLICT, conflict
 from clubs.changes import players_changed
 from clubs.merge_policy import Carry, Drop, Move, Policy, Refuse, Revoke
 from clubs.models import Player
+from plumbing.errors import CONFLICT, conflict
 
 
 @dataclass(frozen=True)

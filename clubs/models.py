@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-import circolo.public_pages as public_pages
+import plumbing.public_pages as public_pages
 from clubs.merge_policy import Revoke
 
 

@@ -1,17 +1,13 @@
 """Writes that touch the clubs' models: each one a keyword-only function in one transaction."""
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, ProtectedError, RestrictedError
 from django.utils import formats, timezone
-from django.utils.module_loading import import_string
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from circolo.errors import conflict, not_found
-from circolo.rule_errors import rules_validation_error
 from clubs.changes import players_changed
 from clubs.inbox.invitations import invitation_inbox
 from clubs.merge import merge_players
@@ -26,6 +22,9 @@ from clubs.models import (
     Season,
 )
 from clubs.tasks import send_invitation_email
+from plumbing.errors import conflict, not_found
+from plumbing.parts import parts
+from plumbing.rule_errors import rules_validation_error
 from rules.errors import RulesError
 from rules.house_rules import as_dict, parse_house_rules
 
@@ -356,9 +355,9 @@ def update_house_rules(*, club: Club, game: str, values: dict, by=None) -> House
     )
     # What the games derive from the rules (a Spazz'u'mazz game's name) follows: each hook,
     # called in this transaction, queues its tasks (through the outbox, sent after commit);
-    # clubs knows no game: they register in settings.HOUSE_RULES_CHANGED.
-    for path in getattr(settings, "HOUSE_RULES_CHANGED", []):
-        import_string(path)(club_id=club.pk, game=game)
+    # clubs knows no game: their apps lend the hooks (``house_rules_changed``).
+    for hook in parts("house_rules_changed"):
+        hook(club_id=club.pk, game=game)
     return version
 
 

@@ -8,10 +8,10 @@ from rest_framework.authtoken import views as authtoken_views
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.response import Response
 
-from circolo.parsers import FormParser, JSONParser, MultiPartParser
-from circolo.schema import ERROR_RESPONSE
-from circolo.strict import StrictInputMixin
 from clubs.tokens import DEVICE_MAX_LENGTH, issue_token
+from plumbing.parsers import FormParser, JSONParser, MultiPartParser
+from plumbing.schema import ERROR_RESPONSE
+from plumbing.strict import StrictInputMixin
 
 
 class TokenRequestSerializer(StrictInputMixin, AuthTokenSerializer):

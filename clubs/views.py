@@ -17,8 +17,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from circolo.once.sent import once_per_form
-from circolo.public_pages import member_page, public_page
 from clubs import accounts, club_page, services
 from clubs.access import club_page as club_view
 from clubs.account_views import remember_sign_up
@@ -37,6 +35,8 @@ from clubs.forms import (
 from clubs.house_rules_history import history
 from clubs.models import Club, Game, Invitation, Membership, Player, Role, Season
 from clubs.throttles import INVITATION, SIGN_UP, limit_mails
+from plumbing.once.sent import once_per_form
+from plumbing.public_pages import member_page, public_page
 
 
 def home(request):

@@ -40,9 +40,7 @@ from rest_framework import exceptions, mixins, permissions, serializers, status,
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-import circolo.once.sent as once
-from circolo.schema import recorded_once
-from circolo.strict import StrictModelSerializer, StrictQuerySerializer, query_data
+import plumbing.once.sent as once
 from clubs.access import access_club
 from clubs.api import ClubAccessMixin, ClubSlugField
 from clubs.models import CURRENCY_CODES, Player, Role
@@ -50,6 +48,8 @@ from ledger import privacy, services
 from ledger import reads as ledger_reads
 from ledger.amounts import POINTS, from_minor
 from ledger.models import Payment
+from plumbing.schema import recorded_once
+from plumbing.strict import StrictModelSerializer, StrictQuerySerializer, query_data
 
 
 def amount_json(minor: int, unit: str):
@@ -446,7 +446,7 @@ SERVICE_FIELDS = {"payer": "from", "payee": "to"}
 
 def _api_error(error: DjangoValidationError) -> DjangoValidationError:
     """The service's refusal in the API's field names (``payer`` is ``from``), each message
-    keeping its code: a player who is not the club's is a 404 (``circolo.api``)."""
+    keeping its code: a player who is not the club's is a 404 (``plumbing.api``)."""
     if not hasattr(error, "error_dict"):
         return error
     return DjangoValidationError({SERVICE_FIELDS.get(k, k): v for k, v in error.error_dict.items()})

@@ -10,7 +10,7 @@ set in the same database transaction, which the database takes only then and onl
 - two people (a payment, a carried balance, most hands): the one debt between them;
 - a posting among more: the legs the floor that posted it recomputes from its own records
   (a provider registered for the prefix of its ``source``, such as ``hand``: the Singapore
-  hand's covers and side bets, ``ledger.sources.register_legs``), when they net exactly to
+  hand's covers and side bets, the games' ``ledger_legs``), when they net exactly to
   the entries; otherwise, and for postings nobody explains, each loser owes each winner in
   proportion to the winnings (what "who owes whom" showed before legs), counted apart.
 
@@ -27,7 +27,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction as db_transaction
 from django.db.models import Exists, OuterRef
 
-import circolo.bulk as bulk
+import plumbing.bulk as bulk
 from ledger import settle
 from ledger.amounts import to_minor
 from ledger.models import Entry, Kind, Leg, Transaction

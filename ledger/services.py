@@ -49,8 +49,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import circolo.bulk as bulk
-from circolo.errors import Conflict, not_found
+import plumbing.bulk as bulk
 from clubs.access import access_club
 from clubs.models import Club, Player
 from ledger.amounts import Amount, to_minor, validate_unit
@@ -71,6 +70,7 @@ from ledger.prepare import (
 )
 from ledger.tasks import payment_inbox
 from ledger.webhooks import announce_payment
+from plumbing.errors import Conflict, not_found
 
 
 class AlreadyDecided(Conflict):

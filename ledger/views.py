@@ -12,11 +12,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-import circolo.csv_export as csv_export
-import circolo.public_pages as public_pages
-from circolo.errors import Conflict
-from circolo.once.sent import once_per_form
-from circolo.public_pages import member_page
+import plumbing.csv_export as csv_export
+import plumbing.public_pages as public_pages
 from clubs.access import club_page
 from clubs.models import Role
 from ledger import privacy, services
@@ -27,6 +24,9 @@ from ledger.models import Payment
 from ledger.sources import Source, describe
 from ledger.templatetags.ledger import amount as format_amount
 from ledger.templatetags.ledger import unit_label
+from plumbing.errors import Conflict
+from plumbing.once.sent import once_per_form
+from plumbing.public_pages import member_page
 
 STATEMENT_LINES = 200  # on the page; the CSV has every line
 DEBT_PARTS = 30  # the latest of a pair's postings on the page; the API has every one

@@ -1,7 +1,4 @@
-from importlib import import_module
-
 from django.apps import AppConfig
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 
@@ -10,7 +7,30 @@ class MatchesConfig(AppConfig):
     verbose_name = _("Games and matches")
 
     def ready(self):
-        # Each game plugs itself in from its folder's adapter module (the result cycle's
-        # adapter, the ledger's describers): imported here, once the models are loaded.
-        for game in settings.GAMES:
-            import_module(f"{game}.adapter")
+        # The games, imported once the models are loaded (``matches.games.all()``), and what
+        # they lend the floors below (``plumbing.parts``).
+        from matches.boards import players_changed, sections, version_key
+        from matches.boards.tonight_views import at_my_clubs
+        from matches.singapore.game import GAME as SINGAPORE
+        from matches.spazzumazz.game import GAME as SPAZZUMAZZ
+        from matches.sputo.game import GAME as SPUTO
+
+        self.games = (SPAZZUMAZZ, SPUTO, SINGAPORE)
+        self.club_sections = (
+            *(section for game in self.games for section in game.club_sections),
+            sections.recent_games,
+        )
+        self.club_tabs = (
+            *(game.club_tab for game in self.games),
+            sections.leaderboards_tab,
+            sections.nights_tab,
+        )
+        self.home_tonight = (at_my_clubs,)
+        self.house_rules_changed = tuple(
+            game.house_rules_changed for game in self.games if game.house_rules_changed
+        )
+        self.players_changed = (players_changed,)
+        self.page_versions = (version_key,)
+        self.ledger_sources = tuple(pair for game in self.games for pair in game.ledger_sources)
+        self.ledger_legs = tuple(pair for game in self.games for pair in game.ledger_legs)
+        self.demo = tuple(game.demo for game in self.games)

@@ -94,7 +94,7 @@ def _fresh_cache():
     public pages this process keeps in memory."""
     from django.core.cache import cache
 
-    from circolo import public_pages
+    from plumbing import public_pages
 
     cache.clear()
     public_pages.forget()

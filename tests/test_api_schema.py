@@ -1,6 +1,6 @@
 """The OpenAPI schema documents what the server does: the errors each operation can give,
 with one error body, and the real constraints of what it reads. Every API view reads its
-input strictly (``circolo.strict``), so later endpoints cannot forget to."""
+input strictly (``plumbing.strict``), so later endpoints cannot forget to."""
 
 import json
 import re
@@ -10,10 +10,10 @@ from django.core.exceptions import ValidationError
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from circolo.strict import StrictInputMixin
 from clubs import services
 from clubs.house_rules_api import house_rule_schema
 from clubs.models import CURRENCY_CODES
+from plumbing.strict import StrictInputMixin
 
 METHODS = {"get", "post", "put", "patch", "delete"}
 

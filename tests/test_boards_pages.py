@@ -4,18 +4,21 @@ providers; the Sputo and Singapore sections are proven here with fake providers.
 invalidated by a correction, and in a constant number of queries at 10 and 1,000 players."""
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from unittest.mock import patch
 
 import pytest
-from django.conf import settings
+from django.apps import apps
 from django.core import mail
 from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext, override_settings
+from django.test.utils import CaptureQueriesContext
 
 from clubs import services
 from clubs.models import Player
+from matches import games as matches_games
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, night_of
 from matches.boards.charts import line_chart
 from matches.boards.tasks import send_night_report, send_night_reports
@@ -100,15 +103,19 @@ def sputo_night(club, *, day):
     )
 
 
-FAKES = override_settings(
-    LEADERBOARDS={
-        **settings.LEADERBOARDS,
-        "sputo": "tests.test_boards_pages.sputo_board",
-        "singapore": "tests.test_boards_pages.singapore_board",
-    },
-    PLAYER_SECTIONS=[*settings.PLAYER_SECTIONS, "tests.test_boards_pages.singapore_section"],
-    CLUB_NIGHT_SECTIONS=[*settings.CLUB_NIGHT_SECTIONS, "tests.test_boards_pages.sputo_night"],
-)
+def fakes():
+    """The house's games with Sputo's and Singapore's boards, a Singapore player section and a
+    Sputo night replaced by the fakes above (their columns unknown to the API)."""
+    stand_ins = {
+        "sputo": {"leaderboard": sputo_board, "columns": (), "club_night_section": sputo_night},
+        "singapore": {
+            "leaderboard": singapore_board,
+            "columns": (),
+            "player_section": singapore_section,
+        },
+    }
+    games = tuple(replace(game, **stand_ins.get(game.name, {})) for game in matches_games.all())
+    return patch.object(apps.get_app_config("matches"), "games", games)
 
 
 @pytest.fixture(autouse=True)
@@ -175,7 +182,7 @@ def test_the_leaderboard_shows_spazzumazz_and_no_section_for_a_game_without_data
     client, club, play
 ):
     five_games(play)
-    with FAKES:
+    with fakes():
         page = client.get(f"/clubs/{club.slug}/leaderboards/").content.decode()
     assert 'id="board-spazzumazz"' in page
     assert 'id="board-sputo"' not in page and 'id="board-singapore"' not in page
@@ -185,7 +192,7 @@ def test_the_sputo_and_singapore_sections_appear_when_their_data_exists(client, 
     five_games(play)
     HAS_DATA.add(club.pk)
     client.force_login(people["member"])  # money is for the club's members
-    with FAKES:
+    with fakes():
         page = client.get(f"/clubs/{club.slug}/leaderboards/").content.decode()
     assert 'id="board-sputo"' in page and 'id="board-singapore"' in page
     assert "12,50 EUR" in page  # money in the club's currency, in Italian
@@ -197,7 +204,7 @@ def test_a_leaderboards_money_column_is_not_shown_to_the_public(client, club, pl
     member = Client()
     member.force_login(people["member"])
     url = f"/clubs/{club.slug}/leaderboards/?sort=singapore.money"
-    with FAKES:
+    with fakes():
         seen = member.get(url).content.decode()  # the member's sections cached first
         page = client.get(url).content.decode()
         api = client.get(f"/api/v1/clubs/{club.slug}/leaderboards/singapore/").json()
@@ -275,7 +282,7 @@ def test_the_singapore_chart_appears_on_the_player_page_when_its_data_exists(
     client, club, play, table
 ):
     five_games(play)
-    with FAKES:
+    with fakes():
         before = client.get(f"/clubs/{club.slug}/players/{table[0].pk}/").content.decode()
         HAS_DATA.add(club.pk)
         stats.boards.bump(club.pk)
@@ -396,7 +403,7 @@ def test_the_night_page_has_every_games_section(client, club, play):
     five_games(play)
     HAS_DATA.add(club.pk)
     day = night_of(T0)
-    with FAKES:
+    with fakes():
         page = client.get(f"/clubs/{club.slug}/nights/{day.isoformat()}/").content.decode()
         listing = client.get(f"/clubs/{club.slug}/nights/").content.decode()
     assert 'id="night-spazzumazz"' in page and "Torneo vinto da Tonino" in page
@@ -419,7 +426,7 @@ def test_the_report_is_mailed_once_to_the_members_who_asked(client, club, play, 
     ]
     assert reports.count("checked") == 1
     day = night_of(T0).isoformat()
-    with FAKES:
+    with fakes():
         assert send_night_report(club.pk, day) == "sent to 1"
         assert send_night_report(club.pk, day) == "already sent"
     [message] = mail.outbox

@@ -12,9 +12,9 @@ from django.conf import settings
 from django.db import connection
 
 from circolo.celery import app
-from circolo.outbox.models import Message
 from circolo.tasks import ping
 from clubs import services
+from plumbing.outbox.models import Message
 from tests.conftest import need_service
 
 pytestmark = pytest.mark.integration

@@ -9,9 +9,10 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext, override_settings
 
-from clubs import services
+from clubs import club_page, services
 from clubs.club_page import Section, Tab
 from matches.results.records import record_game
+from tests.parts import only_parts
 
 pytestmark = pytest.mark.django_db
 
@@ -102,18 +103,11 @@ def test_recent_games_show_who_played_under_their_current_names(client, people):
     assert "mia, Zio Peppino" in section
 
 
-@override_settings(
-    CLUB_PAGE_SECTIONS=[
-        "tests.test_club_page.hidden",
-        "tests.test_club_page.admins_only",
-        "tests.test_club_page.early_empty",
-        "tests.test_club_page.with_content",
-    ]
-)
 @pytest.mark.parametrize("role, shown", [("member", ["early"]), ("admin", ["early", "for-admins"])])
-def test_sections_come_from_the_settings_each_deciding_what_a_role_sees(
-    client, people, role, shown
+def test_sections_come_from_the_apps_each_deciding_what_a_role_sees(
+    client, people, role, shown, monkeypatch
 ):
+    only_parts(monkeypatch, "club_sections", (hidden, admins_only, early_empty, with_content))
     client.force_login(people[role])
     response = client.get("/clubs/circolo-alfa/")
     assert [s.slug for s in response.context["sections"]] == ["content", *shown]
@@ -122,14 +116,6 @@ def test_sections_come_from_the_settings_each_deciding_what_a_role_sees(
     assert "Torneo di prova" in html.split('id="section-content"', 1)[1]
 
 
-@override_settings(
-    CLUB_TABS=[
-        "clubs.club_page.overview_tab",
-        "clubs.club_page.members_tab",
-        "clubs.club_page.settings_tab",
-        "tests.test_club_page.game_tab",
-    ]
-)
 @pytest.mark.parametrize(
     "role, labels",
     [
@@ -138,9 +124,11 @@ def test_sections_come_from_the_settings_each_deciding_what_a_role_sees(
         ("admin", ["Overview", "Members", "Tornei", "Settings"]),
     ],
 )
-def test_tabs_come_from_the_settings_in_order_each_for_the_roles_that_may_open_it(
-    client, people, role, labels
+def test_tabs_come_from_the_apps_in_order_each_for_the_roles_that_may_open_it(
+    client, people, role, labels, monkeypatch
 ):
+    tabs = (club_page.overview_tab, club_page.members_tab, club_page.settings_tab, game_tab)
+    only_parts(monkeypatch, "club_tabs", tabs)
     if role:
         client.force_login(people[role])
     html = client.get("/clubs/circolo-alfa/").content.decode()

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-import circolo.csv_export as csv_export
+import plumbing.csv_export as csv_export
 from ledger import services as ledger
 from tests.ledger_helpers import players_of
 from tests.singapore_helpers import make_table, open_table, play

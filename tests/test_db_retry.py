@@ -9,8 +9,8 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.test import APIClient
 
-from circolo.outbox.models import Message
 from matches.models import SpazzumazzGame
+from plumbing.outbox.models import Message
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

@@ -1,11 +1,8 @@
-"""The floors, bottom up: ``rules`` <- circolo's plumbing <- ``clubs`` <- ``ledger`` <-
-``matches``; the rest of ``circolo`` (settings, urls, the site's commands) on top may import
-anything. Nothing imports a floor above its own, ``rules`` is pure Python, and no module of
-the apps imports back into a circle, at any depth
+"""The floors, bottom up: ``rules`` <- ``plumbing`` <- ``clubs`` <- ``ledger`` <- ``matches``
+<- ``circolo``. Each floor is a top-level package. Nothing imports a floor above its own,
+``rules`` is pure Python, ``circolo`` (settings, urls, the Celery app, the site's commands) on
+top may import anything, and no module of the apps imports back into a circle, at any depth
 (:func:`test_no_module_imports_back_into_a_circle`).
-
-Circolo's plumbing is the API and form tools every app uses (``PLUMBING``): it sits below
-``clubs`` and imports no app, only ``rules`` and itself.
 
 The imports are read with ``ast``: every ``import`` and ``from`` statement anywhere in each
 module (function-local ones too) and ``import_module("...")`` calls, in every ``.py`` file
@@ -19,33 +16,13 @@ import pytest
 from django.conf import settings
 
 ROOT = Path(__file__).resolve().parent.parent
-FLOORS = ["rules", "plumbing", "clubs", "ledger", "matches"]  # bottom up; circolo on top
-PLUMBING = {
-    "circolo.api",
-    "circolo.bulk",
-    "circolo.csv_export",
-    "circolo.errors",
-    "circolo.filters",
-    "circolo.once",  # the write sent once: forms' one-time tokens, API idempotency keys
-    "circolo.outbox",  # the tasks' class (set by circolo's Celery app) and its rows
-    "circolo.pagination",
-    "circolo.parsers",
-    "circolo.public_pages",
-    "circolo.rule_errors",
-    "circolo.schema",
-    "circolo.strict",
-}
-PACKAGES = {"rules": "rules", "clubs": "clubs", "ledger": "ledger", "matches": "matches"}
+FLOORS = ["rules", "plumbing", "clubs", "ledger", "matches", "circolo"]  # bottom up
 
 
 def floor_of(module: str) -> str | None:
-    """The floor a module sits on: ``top`` for the rest of circolo, None outside the house."""
-    if module in PLUMBING or any(module.startswith(f"{p}.") for p in PLUMBING):
-        return "plumbing"
+    """The floor a module sits on: its top-level package, None outside the house."""
     head = module.split(".")[0]
-    if head == "circolo":
-        return "top"
-    return PACKAGES.get(head)
+    return head if head in FLOORS else None
 
 
 def forbidden_for(package: str) -> set[str]:
@@ -62,7 +39,7 @@ def allowed(module: str, floor: str) -> bool:
     found = floor_of(module)
     if found is None:
         return True  # the standard library, Django, a package
-    return found != "top" and FLOORS.index(found) <= FLOORS.index(floor)
+    return FLOORS.index(found) <= FLOORS.index(floor)
 
 
 def imported_modules(source: str, package: str) -> list[tuple[int, str]]:
@@ -108,15 +85,7 @@ def module_name(path: Path) -> str:
 
 
 def python_files(floor: str):
-    if floor == "plumbing":
-        paths = []
-        for name in sorted(PLUMBING):
-            folder = ROOT / name.replace(".", "/")
-            module = [folder.with_suffix(".py")]
-            paths += sorted(folder.rglob("*.py")) if folder.is_dir() else module
-    else:
-        paths = sorted((ROOT / floor).rglob("*.py"))
-    for path in paths:
+    for path in sorted((ROOT / floor).rglob("*.py")):
         parts = path.relative_to(ROOT).with_suffix("").parts
         package = ".".join(parts if parts[-1] == "__init__" else parts[:-1])
         yield path, package
@@ -154,6 +123,8 @@ def test_the_scan_reads_every_module_migrations_included():
         ("clubs", "clubs", "from .. import matches", "matches"),
         ("clubs", "clubs", "importlib.import_module('matches.demo')", "matches.demo"),
         ("clubs", "clubs.migrations", "import circolo.settings", "circolo.settings"),
+        ("plumbing", "plumbing.once", "from clubs.access import access_club", "clubs.access"),
+        ("matches", "matches.boards", "from circolo.urls import urlpatterns", "circolo.urls"),
         (
             "ledger",
             "ledger",
@@ -183,6 +154,8 @@ def test_a_forbidden_import_is_caught(floor, package, source, caught):
             "from .models import Club",
         ),
         ("ledger", "ledger", "from clubs.models import Player"),
+        ("clubs", "clubs", "from plumbing.errors import conflict\nfrom rules import cards"),
+        ("circolo", "circolo", "from matches.games import all_games\nimport plumbing.api"),
         (
             "matches",
             "matches",
@@ -196,7 +169,7 @@ def test_an_import_from_a_floor_below_is_allowed(floor, package, source):
 
 # --- No circles ------------------------------------------------------------------------------
 
-HOUSE = ["clubs", "ledger", "matches", "circolo"]
+HOUSE = ["plumbing", "clubs", "ledger", "matches", "circolo"]
 
 
 def house_modules() -> dict[str, Path]:

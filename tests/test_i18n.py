@@ -301,7 +301,7 @@ def test_catalogues_hold_every_message_of_the_source(tmp_path):
     project.mkdir()
     shutil.copy2(ROOT / "manage.py", project / "manage.py")
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", "locale", "staticfiles")
-    for app in ("circolo", "clubs", "matches", "ledger", "rules"):
+    for app in ("circolo", "plumbing", "clubs", "matches", "ledger", "rules"):
         if (ROOT / app).is_dir():
             shutil.copytree(ROOT / app, project / app, ignore=skip)
     (project / "locale").mkdir()

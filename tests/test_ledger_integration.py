@@ -11,12 +11,12 @@ import pytest
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
-from circolo import bulk
 from ledger import prepare as ledger_prepare
 from ledger import reads as ledger_reads
 from ledger import services
 from ledger.erasure import erase_club_ledger
 from ledger.models import CheckRun, Entry, Erasure, Leg, Payment, Transaction
+from plumbing import bulk
 from tests.ledger_helpers import players_of
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]

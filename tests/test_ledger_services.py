@@ -6,6 +6,7 @@ both)."""
 from decimal import Decimal
 
 import pytest
+from django.apps import apps
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError, RestrictedError
@@ -13,10 +14,10 @@ from django.db.models import ProtectedError, RestrictedError
 from clubs import services as club_services
 from ledger import prepare as ledger_prepare
 from ledger import reads as ledger_reads
-from ledger import services, sources
+from ledger import services
 from ledger.erasure import erase_club_ledger
 from ledger.models import Entry, Erasure, Kind, Payment, PaymentStatus, Transaction
-from ledger.sources import Source, register
+from ledger.sources import Source
 from tests.ledger_helpers import immediate_constraints, players_of
 
 pytestmark = pytest.mark.django_db
@@ -371,9 +372,9 @@ def test_a_guest_without_a_ledger_merges_without_postings(people, p):
 
 
 def test_a_statement_has_every_entry_its_source_and_the_running_balance(people, p, monkeypatch):
-    # For this test only: the Singapore feature's describer of "hand" comes back after it.
-    monkeypatch.setitem(sources._describers, "hand", lambda club, ids: {})
-    register("hand", lambda club, ids: {i: Source(f"Hand {i}", f"/hands/{i}/") for i in ids})
+    # For this test only, "hand" is described by this stand-in of the Singapore feature's.
+    hands = ("hand", lambda club, ids: {i: Source(f"Hand {i}", f"/hands/{i}/") for i in ids})
+    monkeypatch.setattr(apps.get_app_config("matches"), "ledger_sources", (hands,))
     services.post_transaction(
         club=people["club"],
         unit=EUR,

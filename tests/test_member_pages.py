@@ -1,5 +1,5 @@
 """Fast for members: what every member sees of a club's pages is kept once per club state
-(``circolo.public_pages.shared``) and only the member's own part is read per request, so each
+(``plumbing.public_pages.shared``) and only the member's own part is read per request, so each
 member page runs at most 8 queries whatever the club's size; a write request shows at once;
 a failing cache builds the page."""
 
@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-import circolo.public_pages as public_pages
+import plumbing.public_pages as public_pages
 from clubs import services as clubs
 from clubs.models import Role
 from ledger import services as ledger

@@ -1,4 +1,4 @@
-"""A member's whole page kept for them (``circolo.public_pages.member_page``): the second
+"""A member's whole page kept for them (``plumbing.public_pages.member_page``): the second
 visit is answered from the cache, and nothing they should see is ever missed: a write
 request, a notification, a message, another member's page, a sign-out, a removal."""
 

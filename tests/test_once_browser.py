@@ -1,5 +1,5 @@
 """A double tap in a real browser (Chromium through Playwright, on a phone): the hand form
-tapped twice, and the same form sent twice at once, record one hand (``circolo.once``).
+tapped twice, and the same form sent twice at once, record one hand (``plumbing.once``).
 
 The two requests of a double tap run at the same moment: PostgreSQL, or SQLite in a file
 (the second write waits for the first), not the test run's SQLite in memory, whose shared

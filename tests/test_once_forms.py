@@ -1,5 +1,5 @@
 """A double tap records once: every write form carries a
-one-time token (``circolo.once``), and the second submit of the same form records nothing and
+one-time token (``plumbing.once``), and the second submit of the same form records nothing and
 goes where the first one went. The hand form, the Spazz'u'mazz entry, a result's report,
 payments, invitations and joining a club; the token's rows dropped by the housekeeping."""
 
@@ -11,8 +11,6 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.utils import timezone
 
-from circolo.once.models import Submission
-from circolo.once.sent import fingerprint
 from circolo.tasks import housekeeping
 from clubs import services as clubs
 from clubs.models import Invitation, Membership
@@ -20,6 +18,8 @@ from ledger import services as ledger
 from ledger.models import Payment
 from matches.models import Hand, SpazzumazzGame
 from matches.results.models import Outcome
+from plumbing.once.models import Submission
+from plumbing.once.sent import fingerprint
 from tests.conftest import PASSWORD
 from tests.ledger_helpers import players_of
 from tests.singapore_helpers import CLOSING, SEVENTY, make_table, open_table

@@ -1,5 +1,5 @@
-"""The task outbox (``circolo/outbox/``): a write's tasks are rows of its own transaction, run after
-the commit (in-process on the default), sent again by the sweep until a worker has run
+"""The task outbox (``plumbing/outbox/``): a write's tasks are rows of its own transaction,
+run after the commit (in-process on the default), sent again by the sweep until a worker has run
 them; a failing task or a broker that is down never turns a committed write into an error.
 The cache down is a miss, never a 500.
 
@@ -21,10 +21,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from circolo.celery import app
-from circolo.outbox import relay
-from circolo.outbox.models import Message
 from circolo.tasks import ping
 from matches.models import SpazzumazzGame, SpazzumazzStats
+from plumbing.outbox import relay
+from plumbing.outbox.models import Message
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -369,7 +369,7 @@ def test_no_code_sends_a_task_but_through_the_outbox():
     write). Only the outbox's relay sends directly."""
     found = [
         f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
-        for floor in ("clubs", "ledger", "matches", "circolo", "rules")
+        for floor in ("plumbing", "clubs", "ledger", "matches", "circolo", "rules")
         for path in sorted((ROOT / floor).rglob("*.py"))
         if "outbox" not in path.relative_to(ROOT).parts  # the relay itself
         for n, line in enumerate(path.read_text().splitlines(), 1)

@@ -1,4 +1,4 @@
-"""Whole pages for the public (``circolo/public_pages.py``): a public club's page, leaderboards
+"""Whole pages for the public (``plumbing/public_pages.py``): a public club's page, leaderboards
 and player pages as an anonymous visitor sees them come from the cache, in no query at all
 within a second and in one query after, each visitor with their own CSRF token; anyone
 logged in gets the live page; a private club is never answered from the cache; a change to

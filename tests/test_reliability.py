@@ -20,7 +20,7 @@ import time
 import pytest
 
 from benchmarks import chaos
-from circolo.outbox.models import Message
+from plumbing.outbox.models import Message
 from tests.live_stack import live_stack, show_logs
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]

@@ -8,11 +8,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.http import Http404
 
-from circolo.errors import Conflict
 from clubs import services
 from matches.models import AuditEntry, GameRecord, Outcome, OutcomeStatus
 from matches.results import steps
 from matches.spazzumazz.services import record_spazzumazz_game
+from plumbing.errors import Conflict
 from rules.bots import spazzumazz as bot
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The rules engine's errors reach people in their language (``circolo.rule_errors``), with the
+"""The rules engine's errors reach people in their language (``plumbing.rule_errors``), with the
 code, the place and the cards the engine names; in a house-rules form, a recorded game and
 an API body alike."""
 
@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
-from circolo.rule_errors import RULE_MESSAGES, RulesRejected, rule_message, translated
 from clubs import services
 from matches.results.records import record_game
+from plumbing.rule_errors import RULE_MESSAGES, RulesRejected, rule_message, translated
 from rules.errors import ErrorGroup, RuleViolation, UnknownCardError
 from tests.rules_codes import EXIT_1_CODES, EXIT_2_CODES
 

@@ -10,12 +10,12 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.utils import translation
 from django.utils.html import escape
 
-from circolo.rule_errors import rule_message
 from ledger import reads as ledger_reads
 from ledger import services as ledger
 from matches.models import Hand, Outcome, TableSession
 from matches.results import steps
 from matches.singapore import services, turns
+from plumbing.rule_errors import rule_message
 from tests.singapore_helpers import CLOSING, SEVENTY, make_table, open_table, play
 
 pytestmark = pytest.mark.django_db

@@ -4,13 +4,13 @@ draw by lot, and hands out of turn."""
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from circolo.errors import Conflict
 from clubs import services as clubs
 from clubs.access import access_club
 from clubs.models import Role
 from matches.models import AuditEntry, Hand
 from matches.results import steps
 from matches.singapore import services, turns
+from plumbing.errors import Conflict
 from tests.singapore_helpers import make_table, next_names, open_table, payload, play
 
 pytestmark = pytest.mark.django_db

@@ -102,7 +102,7 @@ def test_a_full_turn_log_is_checked_and_gives_the_order(club, table, scorer, pos
         {"club": club.slug, "players": ids(table), "record": broken},
     )
     assert refused.status_code == 400, refused.json()
-    # The engine's error: its code, a translated message and where (``circolo.rule_errors``).
+    # The engine's error: its code, a translated message and where (``plumbing.rule_errors``).
     [error] = refused.json()["record"]
     assert error["code"] == "not_finished" and error["message"]
     assert "at" in error

@@ -7,9 +7,9 @@ import pytest
 from django.utils import translation
 from django.utils.html import escape
 
-from circolo.rule_errors import RULE_MESSAGES
 from clubs import services
 from matches.models import OutcomeStatus, SpazzumazzGame
+from plumbing.rule_errors import RULE_MESSAGES
 from rules.bots import spazzumazz as bot
 
 pytestmark = pytest.mark.django_db

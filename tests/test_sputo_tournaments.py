@@ -8,11 +8,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from circolo.errors import Conflict
 from matches.models import AuditEntry, GameRecord, Outcome, TournamentMatch
 from matches.results import steps
 from matches.sputo import services
 from matches.sputo.models import TournamentStatus
+from plumbing.errors import Conflict
 from rules.bots import sputo as bot
 from tests.sputo_world import (
     correct_and_compare,

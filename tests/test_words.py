@@ -347,7 +347,7 @@ def test_the_provisional_mark_is_explained_in_words(
 
 @pytest.mark.parametrize("language", ["it", "en"])
 def test_a_page_shows_an_engine_error_without_its_path_but_with_its_move(language):
-    from circolo.rule_errors import for_people, rules_validation_error
+    from plumbing.rule_errors import for_people, rules_validation_error
     from rules.errors import UnknownCardError
 
     with translation.override(language):

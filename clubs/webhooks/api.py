@@ -11,10 +11,10 @@ from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from circolo.strict import StrictModelSerializer, json_parsers
 from clubs.api import AddRemoveViewSet, ClubSlugField
 from clubs.webhooks import services
 from clubs.webhooks.models import Delivery, Event, PausedBecause, Webhook
+from plumbing.strict import StrictModelSerializer, json_parsers
 
 RECENT_DELIVERIES = 50
 

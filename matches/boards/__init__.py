@@ -1,13 +1,12 @@
 """What each game contributes to the pages people open on Saturday: the club's leaderboards,
 each player's page, and the end-of-evening report.
 
-Each game module provides functions with these signatures and registers them in the
-settings (``circolo/settings.py``), so that the pages (``matches/views.py``, owned by the
-Spazz'u'mazz and leaderboards feature) show every game without importing it, and a game
-whose feature has not landed simply has no entry. A provider returning None (no data) shows
-no section. The three signatures are stable:
+Each game provides functions with these signatures and declares them in its ``Game``
+(``matches/<game>/game.py``, read through ``matches.games.all()``), so that the pages
+(``matches/boards/views.py``) show every game without naming one. A provider returning None
+(no data) shows no section. The three signatures are stable:
 
-``LEADERBOARDS = {"<game>": "dotted.path.to.leaderboard"}``
+``Game.leaderboard``
     ``leaderboard(club, *, season=None, min_games=None) -> Leaderboard | None``. ``season``
     is one of the club's ``Season`` objects, or None for all time. The provider applies
     ``min_games`` itself (rows with fewer games in ``min_games_key`` left out; None, the
@@ -16,11 +15,11 @@ no section. The three signatures are stable:
     None when no row is left: the section is not shown. The page sorts the rows
     (``Leaderboard.sorted_rows``) by any sortable column the visitor picks. It reads
     precomputed rows in a constant number of queries, whatever the number of players.
-    Served too as ``GET /api/v1/clubs/{slug}/leaderboards/{game}/``. The provider's module
-    declares the board's columns as ``COLUMNS`` (the API documents their keys as the values
-    of ``ordering``: :func:`leaderboard_columns`).
+    Served too as ``GET /api/v1/clubs/{slug}/leaderboards/{game}/``. The game declares the
+    board's columns as ``Game.columns`` (the API documents their keys as the values of
+    ``ordering``: :func:`leaderboard_columns`).
 
-``PLAYER_SECTIONS = ["dotted.path.to.player_section", ...]``
+``Game.player_section``
     ``player_section(player, *, season=None, page=1) -> PlayerSection | None``: the game's
     history (paginated: ``page`` is the history's page, asked for by a link
     ``?game=<game>&page=<n>`` which shows that game's section alone), statistics and charts
@@ -30,7 +29,7 @@ no section. The three signatures are stable:
     figure and no running balance. Charts: ``matches.boards.charts.line_chart``,
     drawn by including ``matches/chart.html`` with ``chart=...``.
 
-``CLUB_NIGHT_SECTIONS = ["dotted.path.to.club_night_section", ...]``
+``Game.club_night_section``
     ``club_night_section(club, *, day) -> ReportSection | None``: what the game did on one
     club night (the games and the idiots, the Singapore sheets' totals, a tournament's
     standings), for the end-of-evening page and e-mail. A night runs from 06:00 of ``day``
@@ -46,12 +45,8 @@ And two duties of every game's tasks, for the pages' cache and rebuilds:
 
 - after changing its precomputed rows (after commit), call :func:`bump` with the club's id:
   the cached leaderboards and player pages of the club are then out of date;
-- ``STATS_REBUILDERS = ["dotted.path.to.rebuild", ...]``: ``rebuild(club_id) -> str``
-  rebuilds the game's derived rows from scratch (``manage.py recompute_stats``).
-
-Changes since the first draft (the signatures are unchanged): ``Leaderboard.note`` (an
-optional sentence above the table), the meaning of ``season`` and ``min_games`` spelled
-out, the night's bounds, :func:`bump` / :func:`version`, ``STATS_REBUILDERS``.
+- ``Game.rebuild``: ``rebuild(club_id) -> str`` rebuilds the game's derived rows from
+  scratch (``manage.py recompute_stats``).
 """
 
 from __future__ import annotations
@@ -61,15 +56,13 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from datetime import time as time_of_day
 from decimal import Decimal
-from importlib import import_module
 from typing import Literal
 
-from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
-import circolo.public_pages as public_pages
+import plumbing.public_pages as public_pages
+from matches import games
 
 Kind = Literal["int", "decimal", "money", "rate", "rating", "text", "date"]
 
@@ -150,31 +143,25 @@ def without_money(board: Leaderboard) -> Leaderboard:
     )
 
 
-def _load(paths):
-    return [import_string(path) for path in paths]
-
-
 def leaderboard_columns(game: str) -> list[Column]:
-    """The columns of ``game``'s leaderboard, declared as ``COLUMNS`` beside its provider
-    (the API documents them as the values of ``ordering``)."""
-    path = getattr(settings, "LEADERBOARDS", {}).get(game)
-    if not path:
+    """The columns of ``game``'s leaderboard, declared in its ``Game`` (the API documents them
+    as the values of ``ordering``)."""
+    try:
+        return list(games.by_name(game).columns)
+    except LookupError:
         return []
-    return list(getattr(import_module(path.rsplit(".", 1)[0]), "COLUMNS", []))
 
 
 def leaderboard_providers() -> dict:
-    return {
-        game: import_string(path) for game, path in getattr(settings, "LEADERBOARDS", {}).items()
-    }
+    return {game.name: game.leaderboard for game in games.all()}
 
 
 def player_section_providers() -> list:
-    return _load(getattr(settings, "PLAYER_SECTIONS", []))
+    return [game.player_section for game in games.all()]
 
 
 def club_night_providers() -> list:
-    return _load(getattr(settings, "CLUB_NIGHT_SECTIONS", []))
+    return [game.club_night_section for game in games.all()]
 
 
 # --- Club nights ------------------------------------------------------------------------------
@@ -229,8 +216,9 @@ def bump(club_id: int) -> None:
 
 
 def players_changed(*, club_id: int) -> None:
-    """``settings.PLAYERS_CHANGED``: a player renamed, added, merged or removed shows on the
-    cached leaderboards, player pages and club nights (called after commit)."""
+    """The clubs' ``players_changed`` hook (``plumbing.parts``): a player renamed, added,
+    merged or removed shows on the cached leaderboards, player pages and club nights
+    (called after commit)."""
     bump(club_id)
 
 

@@ -19,11 +19,11 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from circolo.errors import NOT_FOUND
 from clubs.access import access_club
 from clubs.models import Game, Player, Season
 from matches import boards
 from matches.boards.models import PlayerRating, RatingChange
+from plumbing.errors import NOT_FOUND
 
 MIN_GAMES_MAX = 999_999
 

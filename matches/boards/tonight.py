@@ -1,7 +1,8 @@
 """Tonight at the club: everything happening now, for the big screen and the phone
 (``/clubs/<slug>/tonight/``), kept live by ``matches/boards/live.py``.
 
-Each game registers a pane provider in ``TONIGHT_PANES`` (``circolo/settings.py``):
+Each game declares a pane provider in its ``Game`` (``matches.games``), shown in the games'
+order:
 
 ``tonight_pane(club, *, night, sees_money) -> Pane | None``
     what the game has on tonight (None: nothing, no pane). ``night`` is the club night
@@ -15,8 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from django.conf import settings
-from django.utils.module_loading import import_string
+from matches import games
 
 TICKER_LENGTH = 8
 
@@ -53,8 +53,8 @@ class Tonight:
 
 def tonight(club, *, night: date, sees_money: bool) -> Tonight:
     panes = []
-    for path in settings.TONIGHT_PANES:
-        pane = import_string(path)(club, night=night, sees_money=sees_money)
+    for game in games.all():
+        pane = game.tonight_pane(club, night=night, sees_money=sees_money)
         if pane is not None:
             panes.append(pane)
     ticks = sorted((t for pane in panes for t in pane.ticks), key=lambda t: t.at, reverse=True)

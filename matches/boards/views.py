@@ -23,11 +23,11 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from circolo.public_pages import member_page, public_page
 from clubs.access import club_page
 from clubs.models import Player
 from matches import boards
 from matches.results.models import GameRecord
+from plumbing.public_pages import member_page, public_page
 
 CACHE_SECONDS = 24 * 60 * 60
 BOARD_ROWS = 50  # rows of a game's leaderboard before "show all"
@@ -257,7 +257,7 @@ def nights(request, access):
     )
 
 
-# The nights a page can show: the years of the API's date-times (circolo.strict).
+# The nights a page can show: the years of the API's date-times (plumbing.strict).
 FIRST_NIGHT, LAST_NIGHT = date(1900, 1, 1), date(9899, 12, 31)
 
 

@@ -1,12 +1,8 @@
-"""How the result cycle reaches a game: one adapter per game, registered once.
+"""How the result cycle reaches a game: one adapter per game, declared in its ``Game``.
 
 The cycle (``matches.results.steps``), its API (``matches.results.api``) and its pages
-(``matches.results.views``) never name a game: they ask the subject's adapter. A game plugs
-in with one call at the end of its folder's ``adapter.py``::
-
-    register(SputoAdapter())
-
-(``matches.apps`` imports the adapter of every folder named in ``settings.GAMES``.)
+(``matches.results.views``) never name a game: they ask the subject's adapter, which the
+game declares in its folder's ``game.py`` (``adapter=SputoAdapter()``; ``matches.games``).
 
 An adapter says, for its subject model (a tournament match, a hand, a game):
 
@@ -30,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from clubs.access import ClubAccess, access_club
 from clubs.models import HouseRuleSet, Player, Role, Season
+from matches import games
 from matches.results.models import Outcome, OutcomeSubject
 
 # --- Who may take a step -------------------------------------------------------------------
@@ -247,9 +244,6 @@ class GameAdapter:
         return getattr(subject, "season", None)
 
 
-_ADAPTERS: dict[type[models.Model], GameAdapter] = {}
-
-
 def locked_row(subject: models.Model, related: tuple[str, ...]) -> models.Model:
     """``subject``'s row read again and locked, with its ``related`` rows (``select_related``
     paths). A related row ``subject`` was read with (with all its paths) is kept when the
@@ -285,22 +279,16 @@ def _cached(row: models.Model | None, path: str) -> bool:
     return True
 
 
-def register(adapter: GameAdapter) -> GameAdapter:
-    """Plug a game into the result cycle (once, from its ``adapter.py``)."""
-    _ADAPTERS[adapter.model] = adapter
-    return adapter
-
-
 def adapter_for(subject: OutcomeSubject | type[OutcomeSubject]) -> GameAdapter:
     model = subject if isinstance(subject, type) else type(subject)
+    for game in games.all():
+        if game.adapter.model is model._meta.concrete_model:
+            return game.adapter
+    raise LookupError(f"no game adapter for {model.__name__}")
+
+
+def adapter_of_game(name: str) -> GameAdapter:
     try:
-        return _ADAPTERS[model._meta.concrete_model]
-    except KeyError:
-        raise LookupError(f"no game adapter registered for {model.__name__}") from None
-
-
-def adapter_of_game(game: str) -> GameAdapter:
-    for adapter in _ADAPTERS.values():
-        if adapter.game == game:
-            return adapter
-    raise LookupError(f"no game adapter registered for {game!r}")
+        return games.by_name(name).adapter
+    except LookupError:
+        raise LookupError(f"no game adapter for {name!r}") from None

@@ -7,9 +7,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from circolo.rule_errors import rules_validation_error
 from clubs.models import Club, HouseRuleSet, Player
 from matches.results.models import GameRecord, GameSeat, prime
+from plumbing.rule_errors import rules_validation_error
 from rules.check import check_record
 from rules.house_rules import as_dict, parse_house_rules
 

@@ -5,7 +5,7 @@ row, checks who is acting (the adapter's ``roles`` table) and the state of thing
 adds an ``AuditEntry`` and tells the adapter, all in one transaction; a constraint in the
 database makes two results in force for one subject impossible even if a check were wrong.
 Two phones confirming at once: the second waits for the lock, then finds nothing left to
-confirm and gets a :class:`~circolo.errors.Conflict` (the API's 409).
+confirm and gets a :class:`~plumbing.errors.Conflict` (the API's 409).
 
 The steps (who may take each is the game's ``roles``; these are the defaults):
 
@@ -32,7 +32,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from circolo.errors import Conflict
 from clubs.access import ClubAccess
 from matches.results.adapters import Actor, CheckedOutcome, actor, adapter_for
 from matches.results.inbox import after_step
@@ -46,6 +45,7 @@ from matches.results.models import (
 )
 from matches.results.records import write_game_record
 from matches.results.webhooks import announce_result
+from plumbing.errors import Conflict
 
 #: Each step in words, for the sentence that refuses it ("Only ... may <what>.").
 WHAT = {

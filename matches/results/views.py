@@ -21,14 +21,14 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from circolo.errors import Conflict
-from circolo.once.sent import once_per_form
-from circolo.rule_errors import for_people
 from clubs.access import ClubAccess, club_page
 from clubs.confirm import confirm_page
 from clubs.models import Role
 from matches.results import steps
 from matches.results.adapters import adapter_of_game
+from plumbing.errors import Conflict
+from plumbing.once.sent import once_per_form
+from plumbing.rule_errors import for_people
 
 DONE = {
     "report": gettext_lazy("Result reported."),

@@ -11,16 +11,12 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from circolo.errors import Conflict
-from ledger.sources import register as describe_sources
-from ledger.sources import register_legs
-from matches.results.adapters import GameAdapter, register
+from matches.results.adapters import GameAdapter
 from matches.singapore import posting, tasks
-from matches.singapore.ledger_legs import legs_of_postings
-from matches.singapore.ledger_sources import describe_hands, describe_sessions
 from matches.singapore.models import Hand
 from matches.singapore.payload import check_hand_outcome
 from matches.singapore.webhooks import hand_path
+from plumbing.errors import Conflict
 
 
 class SingaporeAdapter(GameAdapter):
@@ -66,8 +62,3 @@ class SingaporeAdapter(GameAdapter):
         posting.reverse_hand(hand=subject, outcome=outcome, by=by)
         tasks.queue_stats(subject)
 
-
-register(SingaporeAdapter())
-describe_sources("hand", describe_hands)  # the ledger's statements link to the hands
-describe_sources("session", describe_sessions)  # a table's ledger is named by the table
-register_legs("hand", legs_of_postings)  # older postings get their legs back from records

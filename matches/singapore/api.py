@@ -23,10 +23,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-import circolo.once.sent as once
-from circolo.errors import not_found
-from circolo.schema import recorded_once
-from circolo.strict import IdFilter, json_parsers, parsers_of
+import plumbing.once.sent as once
 from clubs.access import access_club
 from clubs.api import ClubAccessMixin
 from clubs.models import Player, Role
@@ -53,6 +50,9 @@ from matches.singapore.serializers import (
     preview_data,
     result_in,
 )
+from plumbing.errors import not_found
+from plumbing.schema import recorded_once
+from plumbing.strict import IdFilter, json_parsers, parsers_of
 
 # --- Filters --------------------------------------------------------------------------------
 

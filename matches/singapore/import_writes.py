@@ -14,7 +14,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db.models import Max
 from django.utils import timezone
 
-import circolo.bulk as bulk
+import plumbing.bulk as bulk
 from clubs.models import Player
 from matches.results.models import AuditEntry, GameRecord, GameSeat, Outcome, OutcomeStatus
 from matches.results.records import names_in

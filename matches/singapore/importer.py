@@ -54,7 +54,7 @@ from clubs.models import Club, Player
 from clubs.services import add_guest, house_rules_for
 from matches.results.records import names_in
 from matches.singapore import tasks
-from matches.singapore.checking import check_many
+from matches.singapore.check_workers import check_many
 from matches.singapore.import_turns import TableTurns
 from matches.singapore.import_writes import BatchWrites, ImportLine
 from matches.singapore.models import Hand, TableSession

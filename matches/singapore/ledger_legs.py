@@ -3,7 +3,7 @@ between the coverer and the dealer; one per side bet, between the two backers), 
 of one person to another, in the table's unit.
 
 Also the ledger's provider of legs for the hands posted before it kept them
-(``ledger.sources.register_legs("hand", ...)``, run by ``manage.py ledger_legs``): each
+(its ``Game.ledger_legs``, run by ``manage.py ledger_legs``): each
 posting ``hand:<id>:v<n>`` gets the transfers of the hand's n-th result in force, from the
 record stored for it.
 """

@@ -236,7 +236,7 @@ class Hand(OutcomeSubject):
     )
     # An idempotency key: an API client's ``Idempotency-Key`` (whole), or an imported line's.
     client_key = models.CharField(_("idempotency key"), max_length=255, blank=True)
-    # A hash of the request sent with ``client_key`` (``circolo.once.sent.fingerprint``):
+    # A hash of the request sent with ``client_key`` (``plumbing.once.sent.fingerprint``):
     # the same key with another request is refused. Empty for an imported line.
     client_key_hash = models.CharField(_("request hash"), max_length=64, blank=True)
     created_by = models.ForeignKey(

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from circolo.errors import conflict, not_found
-from circolo.rule_errors import rule_message, rules_error_item
 from clubs.models import Player
 from clubs.services import house_rules_for
 from matches.results.adapters import CheckedOutcome, CheckedRecord
 from matches.singapore.models import Hand, TableSession
+from plumbing.errors import conflict, not_found
+from plumbing.rule_errors import rule_message, rules_error_item
 from rules.cards import Card
 from rules.check import check_record
 from rules.errors import RulesError
@@ -40,7 +40,7 @@ QUOTA_MAX = 1_000_000
 
 
 def rules_message(error: dict) -> str:
-    """The engine's error in the reader's language (``circolo.rule_errors``): its sentence by
+    """The engine's error in the reader's language (``plumbing.rule_errors``): its sentence by
     code, where it is (``at``, as the caller gives it) and the cards its message names."""
     return rule_message(error)
 

@@ -28,8 +28,6 @@ from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from circolo.errors import Conflict, conflict, not_found
-from circolo.once.sent import check_key, key_reused
 from clubs.access import ClubAccess, access_club, access_with_role, role_in_club
 from clubs.models import Club, Player, Role
 from matches.boards.live import tonight_changed
@@ -42,6 +40,8 @@ from matches.singapore.models import Hand, TableSeat, TableSession
 from matches.singapore.payload import CheckedHand, Table, as_outcome, read_payload
 from matches.singapore.turns import TableState, first_pair, table_state
 from matches.singapore.webhooks import announce_hand
+from plumbing.errors import Conflict, conflict, not_found
+from plumbing.once.sent import check_key, key_reused
 
 
 def _lock(session: TableSession) -> TableSession:

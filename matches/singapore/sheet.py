@@ -19,7 +19,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-import circolo.csv_export as csv_export
+import plumbing.csv_export as csv_export
 from clubs.models import Player
 from matches.results.audit import names_of
 from matches.results.models import AuditEntry, OutcomeStatus

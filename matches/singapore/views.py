@@ -13,10 +13,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-import circolo.public_pages as public_pages
-from circolo.errors import Conflict
-from circolo.once.sent import once_per_form
-from circolo.public_pages import member_page
+import plumbing.public_pages as public_pages
 from clubs.access import club_page
 from clubs.confirm import confirm_page
 from clubs.models import Player, Role
@@ -33,6 +30,9 @@ from matches.singapore.hands import current_outcome, views_of, with_history
 from matches.singapore.models import Hand, TableSession
 from matches.singapore.payload import HandRefused
 from matches.singapore.sheet import build_sheet, closing_label, sheet_csv
+from plumbing.errors import Conflict
+from plumbing.once.sent import once_per_form
+from plumbing.public_pages import member_page
 
 
 def _session(access, session_id) -> TableSession:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db.models import Case, Value, When
 from django.urls import reverse
 
-from matches.results.adapters import GameAdapter, register
+from matches.results.adapters import GameAdapter
 from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
 from matches.spazzumazz.payload import check_result
 from matches.spazzumazz.stats import mark_stale
@@ -53,5 +53,3 @@ class SpazzumazzAdapter(GameAdapter):
         mark_stale(club_id=game.club_id, since=game.played_at)
         update_spazzumazz_stats.delay_on_commit(club_id=game.club_id)
 
-
-register(SpazzumazzAdapter())

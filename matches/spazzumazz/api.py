@@ -19,9 +19,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-import circolo.once.sent as once
-from circolo.schema import recorded_once
-from circolo.strict import IdFilter, IdList, StrictSerializer, json_parsers
+import plumbing.once.sent as once
 from clubs.access import access_club
 from clubs.api import ClubSlugField
 from clubs.models import Game
@@ -36,6 +34,8 @@ from matches.spazzumazz.services import (
     record_spazzumazz_batch,
     record_spazzumazz_game,
 )
+from plumbing.schema import recorded_once
+from plumbing.strict import IdFilter, IdList, StrictSerializer, json_parsers
 
 # --- Serializers -------------------------------------------------------------------------------
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from circolo.errors import conflict
 from clubs.models import Player
 from matches.results.adapters import CheckedOutcome, CheckedRecord
 from matches.results.records import check_game_record
 from matches.spazzumazz.models import SpazzumazzGame
+from plumbing.errors import conflict
 
 
 def ids_of(raw: str) -> list[int]:

@@ -66,5 +66,5 @@ def club_section(request, access) -> Section | None:
 
 def club_tab(request, access) -> Tab:
     return Tab(
-        label="Spazz'u'mazz", url=reverse("spazzumazz:games", args=[access.club.slug]), order=40
+        label="Spazz'u'mazz", url=reverse("spazzumazz:games", args=[access.club.slug]), order=45
     )

@@ -9,12 +9,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from circolo.errors import not_found
 from clubs.models import Club, Player
 from matches.results.adapters import actor
 from matches.results.models import Outcome
 from matches.results.steps import report_in_transaction
 from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
+from plumbing.errors import not_found
 
 
 @transaction.atomic

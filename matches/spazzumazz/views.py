@@ -14,9 +14,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from circolo.once.sent import once_per_form
-from circolo.public_pages import public_page
-from circolo.rule_errors import for_people
 from clubs.access import club_page
 from clubs.models import Role
 from matches.results import audit, steps
@@ -32,6 +29,9 @@ from matches.spazzumazz.services import (
     record_spazzumazz_batch,
     record_spazzumazz_game,
 )
+from plumbing.once.sent import once_per_form
+from plumbing.public_pages import public_page
+from plumbing.rule_errors import for_people
 from rules.spazzumazz import deck_count
 
 #: The seats offered without JavaScript (a table of Spazz'u'mazz rarely has more).
@@ -170,7 +170,7 @@ def new_game(request, access):
             return redirect("spazzumazz:games", slug=club.slug)
     except ValidationError as error:
         # The rules engine's refusals of a pasted log are shown by the log, translated
-        # (``circolo.rule_errors``); anything else at the top of the page.
+        # (``plumbing.rule_errors``); anything else at the top of the page.
         by_field = error.error_dict if hasattr(error, "error_dict") else {}
         record_errors = for_people(error, "record")
         others = [m for f in by_field if f != "record" for m in for_people(error, f)]

@@ -14,16 +14,16 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from circolo.errors import Conflict
 from clubs.inbox.models import Kind
 from clubs.inbox.services import Waiting
 from clubs.models import Role
 from matches.results import steps
-from matches.results.adapters import ROLES, GameAdapter, Who, locked_row, register
+from matches.results.adapters import ROLES, GameAdapter, Who, locked_row
 from matches.results.models import OPEN
 from matches.sputo import bracket, results
 from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
 from matches.sputo.payload import check_match_result
+from plumbing.errors import Conflict
 
 
 class SputoAdapter(GameAdapter):
@@ -193,5 +193,3 @@ def read_awards(value) -> dict[int, int]:
         awards[match] = winner
     return awards
 
-
-register(SputoAdapter())

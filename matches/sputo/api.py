@@ -21,8 +21,6 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from circolo.errors import not_found
-from circolo.strict import IdFilter, json_parsers
 from clubs.api import AddChangeViewSet, ClubAccessMixin
 from clubs.models import Player, Role
 from matches.results.api import result_steps
@@ -52,6 +50,8 @@ from matches.sputo.serializers import (
     bracket_json,
     player_ref,
 )
+from plumbing.errors import not_found
+from plumbing.strict import IdFilter, json_parsers
 
 
 class TournamentFilter(filters.FilterSet):

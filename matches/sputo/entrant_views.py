@@ -13,12 +13,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from circolo.errors import Conflict
 from clubs.access import club_page
 from clubs.confirm import confirm_page
 from clubs.models import Role
 from matches.sputo import reads, services
 from matches.sputo.models import BEFORE_DRAW, Tournament, TournamentStatus
+from plumbing.errors import Conflict
 
 
 def _tournament(access, tournament_id) -> Tournament:

@@ -20,10 +20,10 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from circolo.rule_errors import message_of, restated
 from matches.results.adapters import CheckedOutcome, CheckedRecord
 from matches.results.records import check_game_record
 from matches.sputo import bracket
+from plumbing.rule_errors import message_of, restated
 from rules.sputo import LAYOUT_TOTALS
 
 KEYS = ("games", "walkover", "retired", "double_forfeit", "awarded")
@@ -41,7 +41,7 @@ def error_list(error: ValidationError) -> list[ValidationError]:
 
 def in_game(n: int, error: ValidationError) -> ValidationError:
     """An error about the ``n``-th game's record, its message prefixed "Game n:"; a rules
-    engine's keeps its code and where it is (``circolo.rule_errors``: the event index)."""
+    engine's keeps its code and where it is (``plumbing.rule_errors``: the event index)."""
     return restated(error, _("Game %(n)s: %(message)s") % {"n": n, "message": message_of(error)})
 
 

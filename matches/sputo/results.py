@@ -12,7 +12,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from circolo.errors import Conflict
 from clubs.models import Player
 from matches import boards
 from matches.results import steps
@@ -27,6 +26,7 @@ from matches.sputo.models import (
 )
 from matches.sputo.tasks import RATED, update_sputo_ratings
 from matches.sputo.webhooks import announce_finished, announce_ready, ready_seats
+from plumbing.errors import Conflict
 
 
 def _players_read(match: TournamentMatch) -> list:

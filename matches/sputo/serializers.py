@@ -10,7 +10,6 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from circolo.strict import StrictModelSerializer, StrictSerializer
 from clubs.api import ClubSlugField
 from clubs.models import Season
 from matches.sputo import reads, services
@@ -23,6 +22,7 @@ from matches.sputo.models import (
     Variant,
 )
 from matches.sputo.payload import KEYS as RESULT_KEYS
+from plumbing.strict import StrictModelSerializer, StrictSerializer
 from rules.sputo import LAYOUT_TOTALS, OPTION_NAMES
 
 # --- Serializers -------------------------------------------------------------------------

@@ -19,7 +19,6 @@ from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from circolo.errors import Conflict, not_found
 from clubs.access import access_club
 from clubs.models import Club, Player, Role
 from clubs.services import add_guest
@@ -39,6 +38,7 @@ from matches.sputo.models import (
 from matches.sputo.results import boards_changed, expected_seats, write_changes
 from matches.sputo.tasks import update_sputo_ratings
 from matches.sputo.webhooks import announce_ready
+from plumbing.errors import Conflict, not_found
 from rules.errors import RulesError
 from rules.sputo import Options
 

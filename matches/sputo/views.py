@@ -16,11 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-import circolo.public_pages as public_pages
-from circolo.errors import Conflict
-from circolo.once.sent import once_per_form
-from circolo.public_pages import member_page
-from circolo.rule_errors import for_people
+import plumbing.public_pages as public_pages
 from clubs.access import access_club, club_page
 from clubs.models import Player, Role
 from matches.results import audit, steps
@@ -31,6 +27,10 @@ from matches.sputo import calendar, reads, results, services
 from matches.sputo.forms import ResultForm, TournamentForm
 from matches.sputo.models import CalendarFeed, Tournament, TournamentMatch, TournamentStatus
 from matches.sputo.preview import readable as preview_in_words
+from plumbing.errors import Conflict
+from plumbing.once.sent import once_per_form
+from plumbing.public_pages import member_page
+from plumbing.rule_errors import for_people
 
 REFRESH_SECONDS = 10
 

@@ -5,34 +5,21 @@ demo accounts first and builds them anew. The parts and how an app adds one:
 ``clubs/demo.py``.
 """
 
-import pkgutil
-from importlib import import_module
 from types import ModuleType
 
-from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.module_loading import module_has_submodule
 
 from clubs import demo as clubs_demo
+from plumbing.parts import parts
 
 
 def demo_parts() -> list[ModuleType]:
-    """Every installed app's demo parts, in ``INSTALLED_APPS`` order: ``<app>.demo`` if it
-    defines ``build``, then the modules of a ``<app>/demo/`` package in name order."""
-    parts = []
-    for app in apps.get_app_configs():
-        if not module_has_submodule(app.module, "demo"):
-            continue
-        module = import_module(f"{app.name}.demo")
-        modules = [module]
-        if hasattr(module, "__path__"):
-            names = sorted(info.name for info in pkgutil.iter_modules(module.__path__))
-            modules += [import_module(f"{module.__name__}.{name}") for name in names]
-        parts += [m for m in modules if callable(getattr(m, "build", None))]
-    return parts
+    """Every installed app's demo parts (``demo``: modules with a ``build(demo)``), in
+    ``INSTALLED_APPS`` order."""
+    return parts("demo")
 
 
 class Command(BaseCommand):

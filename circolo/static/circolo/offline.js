@@ -6,7 +6,7 @@
    (#offline-queue) says how many wait. What the server refuses on arrival (recorded by
    someone else meanwhile, out of turn, a rules error) is listed (#offline-refused) with the
    reason the server gave, and with what was entered, so that nothing is lost. A form that
-   carries a one-time token (`once`, circolo/once) gets a fresh one for each result kept, so that two
+   carries a one-time token (`once`, plumbing/once) gets a fresh one for each result kept, so that two
    results entered from the same page are two, and one sent twice is one. */
 "use strict";
 (function () {
@@ -64,7 +64,7 @@
 
   function keep(form) {
     const data = new FormData(form);
-    if (data.has("once")) data.set("once", freshKey()); // circolo/once: one token, one write
+    if (data.has("once")) data.set("once", freshKey()); // plumbing/once: one token, one write
     const queue = read(QUEUE);
     queue.push({
       url: form.action || location.href,

@@ -1,8 +1,0 @@
-from django.apps import AppConfig
-from django.utils.translation import gettext_lazy as _
-
-
-class OutboxConfig(AppConfig):
-    name = "circolo.outbox"
-    label = "outbox"  # its tables, migrations and task names keep the name they were born with
-    verbose_name = _("Task outbox")

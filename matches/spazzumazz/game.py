@@ -1,0 +1,23 @@
+"""Spazz'u'mazz in the house: what the shedding game lends each part of the site."""
+
+from matches.games import Game
+from matches.spazzumazz import boards, sections, stats, tonight
+from matches.spazzumazz import demo as spazzumazz_demo
+from matches.spazzumazz.adapter import SpazzumazzAdapter
+from matches.spazzumazz.tasks import house_rules_changed
+
+GAME = Game(
+    name="spazzumazz",
+    adapter=SpazzumazzAdapter(),
+    leaderboard=boards.leaderboard,
+    columns=boards.COLUMNS,
+    player_section=boards.player_section,
+    club_night_section=boards.club_night_section,
+    tonight_pane=tonight.tonight_pane,
+    club_sections=(sections.club_section,),
+    club_tab=sections.club_tab,
+    rebuild=stats.rebuild_club,
+    demo=spazzumazz_demo,
+    # The game's name follows the house rules that set it.
+    house_rules_changed=house_rules_changed,
+)
