@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
-# The integration run's services (see README, "Tests"): overridable.
+# The integration run's services (see docs/testing.md): overridable.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/circolo
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
@@ -72,7 +72,7 @@ bench: install
 	$(PY) -m pip install --quiet --no-deps rlcard==1.2.0
 	$(PY) benchmarks/rules_bench.py
 
-# Pages under load against a bare view (needs wrk and PostgreSQL; see README, "Benchmarks").
+# Pages under load against a bare view (needs wrk and PostgreSQL; see docs/benchmarks.md).
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/circolo_bench
 bench-pages: install
 	@command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 2; }
@@ -80,7 +80,7 @@ bench-pages: install
 
 # The reliability run: faults under load against a live stack of its own (Redis on a free
 # port, gunicorn, a Celery worker and beat) on PostgreSQL; prints requests, 5xx, lost writes
-# and tasks, duplicates (see README, "Reliability"; needs redis-server and PostgreSQL).
+# and tasks, duplicates (see docs/operations.md; needs redis-server and PostgreSQL).
 CHAOS_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/circolo_chaos
 chaos: install
 	$(PY) benchmarks/chaos.py --database-url "$(CHAOS_DATABASE_URL)" $(CHAOS_ARGS)

@@ -9,7 +9,7 @@ posting at once got connection resets) and in gunicorn's queue, never refused.
 
 The command line overrides any of these (`--bind 0.0.0.0:8000` to serve the club's wifi,
 with ALLOWED_HOSTS set; see README, "The two commands"). Production, with PostgreSQL and
-Redis, picks its own (README, "Production").
+Redis, picks its own (docs/operations.md, "Production").
 """
 
 wsgi_app = "circolo.wsgi:application"

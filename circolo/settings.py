@@ -1,4 +1,4 @@
-"""Circolo's settings: one file, driven by environment variables (see README, "Configuration").
+"""Circolo's settings: one file, driven by environment variables (see docs/operations.md).
 
 With nothing set, the site runs on SQLite in the project folder, with Celery tasks run
 in-process and a local-memory cache: the zero-setup default of `make run`.

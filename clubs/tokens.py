@@ -2,7 +2,7 @@
 
 ``POST /api/v1/auth/token/`` issues one (``issue_token``); clients send it as
 ``Authorization: Token <token>``. django-rest-knox keeps only a hash of each. A token is
-dead when it expires (``API_TOKEN_DAYS``, README "Configuration"), when it is revoked (the
+dead when it expires (``API_TOKEN_DAYS``, docs/operations.md), when it is revoked (the
 profile page lists a person's tokens, revokes one or all: "log out everywhere"), and when
 the password it was issued under is changed or reset -- whichever way: the password page,
 a reset link, the admin, ``manage.py changepassword``.

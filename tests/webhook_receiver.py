@@ -18,7 +18,7 @@ class Received:
     body: bytes
 
     def signed_with(self, secret: str) -> bool:
-        """The check a receiver makes (README, "Webhooks"): the signature header is the
+        """The check a receiver makes (docs/api.md, "Webhooks"): the signature header is the
         HMAC-SHA256 of the raw body, compared in constant time."""
         expected = "sha256=" + hmac.new(secret.encode(), self.body, hashlib.sha256).hexdigest()
         return hmac.compare_digest(expected, self.headers.get("X-Circolo-Signature", ""))
