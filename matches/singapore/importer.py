@@ -56,12 +56,20 @@ from clubs.models import Club, Player
 from clubs.services import add_guest, house_rules_for
 from matches.results.models import AuditEntry, GameRecord, GameSeat, Outcome, OutcomeStatus
 from matches.results.records import names_in
-from matches.singapore import posting, rotation, tasks
+from matches.singapore import posting, tasks
 from matches.singapore.check_workers import check_many
 from matches.singapore.models import Hand, TableSeat, TableSession
 from matches.singapore.payload import HandPayload, rules_message
 from matches.singapore.services import out_of_turn_message  # the hand form's and API's words
-from matches.singapore.turns import first_pair, last_hand, table_state
+from matches.singapore.turns import (
+    LastHand,
+    SeatState,
+    first_pair,
+    in_turn,
+    last_hand,
+    next_pair,
+    table_state,
+)
 from rules.cards import JOKER, STANDARD_DECK, Card
 
 # --- The rotation the lines are checked against -------------------------------------------
@@ -71,7 +79,7 @@ from rules.cards import JOKER, STANDARD_DECK, Card
 # of turn and is refused unless an admin overrides it" holds for the paper sheet too.
 #
 # - Into a given table (the import's ``session``): its seats, its last hand and its first
-#   pair, as when a hand is recorded there (``rotation.in_turn``: the pair and who deals).
+#   pair, as when a hand is recorded there (``turns.in_turn``: the pair and who deals).
 #   People the import seats join at the end of the rotation, as they would at the table.
 # - Into the tables an import opens (or opened before from the same file): the paper sheet
 #   does not say who sat where, so what is checked is what the sheet itself shows: the winner
@@ -87,20 +95,20 @@ class TableTurns:
     """Where one table's rotation stands during an import. ``seats`` None: who sat where is
     unknown (only who deals is checked)."""
 
-    seats: list[rotation.SeatState] | None
-    last: rotation.LastHand | None
+    seats: list[SeatState] | None
+    last: LastHand | None
     first: tuple[int, int] | None = None
 
     def expected(self) -> tuple[int, int] | None:
         """The (dealer, opponent) the rotation calls for, when it names them both."""
         if self.seats is None:
             return None
-        return rotation.next_pair(self.seats, self.last, self.first)
+        return next_pair(self.seats, self.last, self.first)
 
     def in_turn(self, dealer: int, opponent: int) -> bool:
         if self.seats is None:
             return self.last is None or dealer == self.last.winner
-        return rotation.in_turn(self.seats, self.last, self.first, (dealer, opponent))
+        return in_turn(self.seats, self.last, self.first, (dealer, opponent))
 
     def refusal(self, dealer: int, opponent: int, name) -> str:
         """Why the hand is out of turn, naming who deals (``name(player id)``)."""
@@ -119,10 +127,10 @@ class TableTurns:
             seated = {seat.player for seat in self.seats}
             for pid in people:
                 if pid not in seated:
-                    self.seats.append(rotation.SeatState(pid, True))
+                    self.seats.append(SeatState(pid, True))
                     seated.add(pid)
         loser = opponent if winner == dealer else dealer
-        self.last = rotation.LastHand(winner, loser)
+        self.last = LastHand(winner, loser)
 
 
 # --- Writing the checked hands in batches -------------------------------------------------

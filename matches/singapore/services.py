@@ -34,7 +34,7 @@ from matches.boards.live import tonight_changed
 from matches.results import steps
 from matches.results.adapters import Actor, adapter_of_game
 from matches.results.models import Outcome
-from matches.singapore import rotation
+from matches.singapore import turns
 from matches.singapore.hands import preview_view
 from matches.singapore.models import Hand, TableSeat, TableSession
 from matches.singapore.payload import CheckedHand, Table, as_outcome, read_payload
@@ -328,7 +328,7 @@ def out_of_turn_message(expected: tuple[int, int] | None, played: tuple[int, int
     if expected is None:
         return _("Out of turn.")
     names = {"dealer": name(expected[0]), "opponent": name(expected[1])}
-    if rotation.swapped(expected, played):
+    if turns.swapped(expected, played):
         return (
             _(
                 "Out of turn: the winner stays and deals, so the next hand is %(dealer)s "
@@ -353,7 +353,7 @@ def _check_turn(session, state: TableState, dealer, opponent, *, override, acces
     allows it; ``OutOfTurn`` (409) otherwise."""
     reason = _override_reason(override, access)
     played = (dealer.pk, opponent.pk)
-    if rotation.in_turn(state.states, state.last, first_pair(session), played):
+    if turns.in_turn(state.states, state.last, first_pair(session), played):
         return ""
     if reason:
         return reason

@@ -12,7 +12,7 @@ from ledger.services import scope_of_session
 from matches.boards import night_bounds
 from matches.boards.tonight import Pane, Tick
 from matches.results.models import Outcome, OutcomeStatus
-from matches.singapore import rotation, turns
+from matches.singapore import turns
 from matches.singapore.models import Hand
 
 TICKS = 6
@@ -24,7 +24,7 @@ def _table_row(table, state, balances: dict[int, int] | None) -> dict:
     then = None
     if state.next:
         # If the dealer wins, the loser gives way: the next hand's opponent.
-        after = rotation.next_pair(state.states, rotation.LastHand(dealer, opponent), None)
+        after = turns.next_pair(state.states, turns.LastHand(dealer, opponent), None)
         then = names.get(after[1]) if after and after[1] not in (dealer, opponent) else None
     seats = [
         {
