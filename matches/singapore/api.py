@@ -31,9 +31,9 @@ from matches.results.api import result_steps
 from matches.results.models import prime
 from matches.singapore import services, turns
 from matches.singapore.adapter import SingaporeAdapter
-from matches.singapore.hands import with_history
 from matches.singapore.importer import DEFAULT_TABLE, import_hands
 from matches.singapore.models import Hand, TableSession
+from matches.singapore.payload import with_history
 from matches.singapore.serializers import (
     IMPORT_MAX_LINES,
     HandCorrectSerializer,

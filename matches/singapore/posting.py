@@ -26,9 +26,9 @@ from ledger import services as ledger
 from ledger.models import Transaction
 from matches.results.adapters import CheckedOutcome
 from matches.results.models import Outcome
-from matches.singapore.hands import balances_of
 from matches.singapore.ledger_legs import APPLIED, in_unit, legs_of
 from matches.singapore.models import Hand, TableSession
+from matches.singapore.payload import balances_of
 
 
 def version_of(hand: Hand, outcome: Outcome) -> int:

@@ -16,9 +16,8 @@ from rest_framework import serializers
 from clubs.api import ClubSlugField
 from matches.boards.api import PlayerNameSerializer
 from matches.singapore import turns
-from matches.singapore.hands import current_outcome, views_of
 from matches.singapore.models import Hand, TableSession
-from matches.singapore.payload import QUOTA_MAX
+from matches.singapore.payload import QUOTA_MAX, current_outcome, views_of
 from plumbing.strict import IdList, StrictSerializer
 
 IMPORT_MAX_LINES = 20_000

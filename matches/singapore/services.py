@@ -35,9 +35,8 @@ from matches.results import steps
 from matches.results.adapters import Actor, adapter_of_game
 from matches.results.models import Outcome
 from matches.singapore import turns
-from matches.singapore.hands import preview_view
 from matches.singapore.models import Hand, TableSeat, TableSession
-from matches.singapore.payload import CheckedHand, Table, as_outcome, read_payload
+from matches.singapore.payload import CheckedHand, Table, as_outcome, preview_view, read_payload
 from matches.singapore.turns import TableState, first_pair, table_state
 from matches.singapore.webhooks import announce_hand
 from plumbing.errors import Conflict, conflict, not_found

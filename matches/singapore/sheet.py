@@ -23,8 +23,8 @@ import plumbing.csv_export as csv_export
 from clubs.models import Player
 from matches.results.audit import names_of
 from matches.results.models import AuditEntry, OutcomeStatus
-from matches.singapore.hands import HandView, view_of, with_history
 from matches.singapore.models import Hand, TableSession
+from matches.singapore.payload import HandView, view_of, with_history
 
 CLOSINGS = {
     1: gettext_lazy("simple"),

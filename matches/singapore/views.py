@@ -26,9 +26,8 @@ from matches.results.models import OutcomeStatus
 from matches.results.views import Refused, StepPage
 from matches.singapore import services, turns
 from matches.singapore.forms import HandForm, OpenTableForm, card_errors, meld_errors
-from matches.singapore.hands import current_outcome, views_of, with_history
 from matches.singapore.models import Hand, TableSession
-from matches.singapore.payload import HandRefused
+from matches.singapore.payload import HandRefused, current_outcome, views_of, with_history
 from matches.singapore.sheet import build_sheet, closing_label, sheet_csv
 from plumbing.errors import Conflict
 from plumbing.once.sent import once_per_form
