@@ -216,12 +216,9 @@ class GameAdapter:
         previous: Outcome | None,
         by,
         checked: CheckedOutcome | None,
-        fresh: bool = False,
     ) -> None:
         """``outcome`` came into force (``previous``: the one a correction replaced;
-        ``checked``: the check just made of its payload, when the step made one;
-        ``fresh``: the subject was made in this transaction, ``outcome`` its first result,
-        with its game records and seats in memory)."""
+        ``checked``: the check just made of its payload, when the step made one)."""
 
     def voided(self, subject: OutcomeSubject, outcome: Outcome, *, by) -> None:
         """``outcome`` was voided: undo its effects."""

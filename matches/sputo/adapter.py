@@ -153,7 +153,7 @@ class SputoAdapter(GameAdapter):
         checked.extra = {"awards": awards or {}}
         return checked
 
-    def applied(self, subject, outcome, *, previous, by, checked, fresh=False):
+    def applied(self, subject, outcome, *, previous, by, checked):
         awards = (checked.extra or {}).get("awards") if checked is not None else None
         results.apply_result(
             subject,
