@@ -192,10 +192,16 @@ class GameAdapter:
         return self.model._default_manager.select_related(*self.related).get(pk=subject.pk)
 
     def lock(self, subject: OutcomeSubject) -> OutcomeSubject:
-        """The subject's row again, locked for one step (``select_for_update``), with what
-        the steps read. A game whose steps write other rows too locks what they share first,
-        in the same order every time."""
-        return locked_row(subject, self.related)
+        """The subject's row again, locked for one step, with what the steps read
+        (:attr:`related`, joined in the locking query). Only the subject's own row is
+        locked (``of=("self",)``): PostgreSQL refuses ``FOR UPDATE`` on the nullable side
+        of an outer join, and the related rows are only read. A game whose steps write
+        other rows too locks what they share first, in the same order every time."""
+        return (
+            self.model._default_manager.select_for_update(of=("self",))
+            .select_related(*self.related)
+            .get(pk=subject.pk)
+        )
 
     def players(self, subject: OutcomeSubject) -> list[Player]:
         """The players of the game: each may report; another may confirm."""
@@ -245,41 +251,6 @@ class GameAdapter:
 
 
 _ADAPTERS: dict[type[models.Model], GameAdapter] = {}
-
-
-def locked_row(subject: models.Model, related: tuple[str, ...]) -> models.Model:
-    """``subject``'s row read again and locked, with its ``related`` rows (``select_related``
-    paths). A related row ``subject`` was read with (with all its paths) is kept when the
-    locked row still points to it, rather than joined again: Django spends more building a
-    join than the database running it (a millisecond and more on a Sputo report's three).
-    Pointing elsewhere now (moved meanwhile), it is read when asked for."""
-    tops = {path.split("__")[0] for path in related}
-    kept = {
-        top
-        for top in tops
-        if all(_cached(subject, path) for path in related if path.split("__")[0] == top)
-    }
-    rows = type(subject)._default_manager.select_for_update(of=("self",))
-    joined = [path for path in related if path.split("__")[0] not in kept]
-    # (``select_related()`` with no path would join every foreign key there is.)
-    row = (rows.select_related(*joined) if joined else rows).get(pk=subject.pk)
-    for top in kept:
-        field = subject._meta.get_field(top)
-        if getattr(row, field.attname) == getattr(subject, field.attname):
-            field.set_cached_value(row, field.get_cached_value(subject))
-    return row
-
-
-def _cached(row: models.Model | None, path: str) -> bool:
-    """Whether ``row`` was read with the related rows of ``path`` (``a__b``)."""
-    for name in path.split("__"):
-        if row is None:
-            return True
-        field = row._meta.get_field(name)
-        if not field.is_cached(row):
-            return False
-        row = field.get_cached_value(row)
-    return True
 
 
 def register(adapter: GameAdapter) -> GameAdapter:
