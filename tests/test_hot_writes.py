@@ -23,7 +23,7 @@ ROOT = f"{Path(__file__).resolve().parents[1]}/"
 # its key, and the answer read again after the write. In a test the request's transaction
 # is a savepoint of the test's own: two queries, as SQLite's BEGIN and COMMIT are on a
 # server (PostgreSQL logs neither), and counted here.
-MOST_QUERIES = {"singapore hand": 27, "spazzumazz game": 23, "sputo report": 20}
+MOST_QUERIES = {"singapore hand": 27, "spazzumazz game": 23, "sputo report": 19}
 
 
 def as_scorer(people) -> APIClient:

@@ -146,7 +146,7 @@ def _store(
     try:
         outcome = Outcome.objects.create(
             club_id=subject.club_id,
-            subject=subject,  # kept with it: the step's answer may be built from it
+            subject=subject,
             status=status,
             payload=checked.payload,
             detail=checked.detail,
