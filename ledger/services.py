@@ -96,7 +96,6 @@ def _post(
     reverses: Transaction | None = None,
     at: datetime | None = None,
     by=None,
-    new: bool = False,
 ) -> Transaction:
     body = body_of(club.pk, unit, scope, source, kind, reverses.pk if reverses else None, legs)
     row = Transaction(
@@ -113,12 +112,6 @@ def _post(
         at=at or timezone.now(),
         created_by=user_or_none(by),
     )
-    if new:
-        # A key new for certain: no look for it, no savepoint (three queries less); a clash
-        # would be a caller's mistake, and ends its transaction.
-        if not db_transaction.get_connection().in_atomic_block:
-            raise RuntimeError("a posting with a new key needs the caller's transaction")
-        return _write(row, body)
     existing = Transaction.objects.filter(key=key).first()
     if existing is not None:
         return same_or_refuse(existing, body)
@@ -161,11 +154,8 @@ def post_transaction(
     source: str = "",
     at: datetime | None = None,
     by=None,
-    new: bool = False,
 ) -> Transaction:
-    """Post one transaction (idempotent on ``key``); see the module's docstring. ``new``:
-    the caller knows the key cannot have been posted yet (made from a row its own
-    transaction just wrote): it is not looked for, and no savepoint guards the insert."""
+    """Post one transaction (idempotent on ``key``); see the module's docstring."""
     unit = validate_unit(unit)
     return _post(
         club=club,
@@ -178,7 +168,6 @@ def post_transaction(
         source=checked_label(source, "source", SOURCE_MAX_LENGTH),
         at=at,
         by=by,
-        new=new,
     )
 
 

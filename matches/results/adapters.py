@@ -21,7 +21,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from django.db import models
 from django.utils.translation import gettext as _
 
 from clubs.access import ClubAccess, access_club
@@ -189,10 +188,16 @@ class GameAdapter:
         return self.model._default_manager.select_related(*self.related).get(pk=subject.pk)
 
     def lock(self, subject: OutcomeSubject) -> OutcomeSubject:
-        """The subject's row again, locked for one step (``select_for_update``), with what
-        the steps read. A game whose steps write other rows too locks what they share first,
-        in the same order every time."""
-        return locked_row(subject, self.related)
+        """The subject's row again, locked for one step, with what the steps read
+        (:attr:`related`, joined in the locking query). Only the subject's own row is
+        locked (``of=("self",)``): PostgreSQL refuses ``FOR UPDATE`` on the nullable side
+        of an outer join, and the related rows are only read. A game whose steps write
+        other rows too locks what they share first, in the same order every time."""
+        return (
+            self.model._default_manager.select_for_update(of=("self",))
+            .select_related(*self.related)
+            .get(pk=subject.pk)
+        )
 
     def players(self, subject: OutcomeSubject) -> list[Player]:
         """The players of the game: each may report; another may confirm."""
@@ -213,12 +218,9 @@ class GameAdapter:
         previous: Outcome | None,
         by,
         checked: CheckedOutcome | None,
-        fresh: bool = False,
     ) -> None:
         """``outcome`` came into force (``previous``: the one a correction replaced;
-        ``checked``: the check just made of its payload, when the step made one;
-        ``fresh``: the subject was made in this transaction, ``outcome`` its first result,
-        with its game records and seats in memory)."""
+        ``checked``: the check just made of its payload, when the step made one)."""
 
     def voided(self, subject: OutcomeSubject, outcome: Outcome, *, by) -> None:
         """``outcome`` was voided: undo its effects."""
@@ -244,39 +246,6 @@ class GameAdapter:
         return getattr(subject, "season", None)
 
 
-def locked_row(subject: models.Model, related: tuple[str, ...]) -> models.Model:
-    """``subject``'s row read again and locked, with its ``related`` rows (``select_related``
-    paths). A related row ``subject`` was read with (with all its paths) is kept when the
-    locked row still points to it, rather than joined again: Django spends more building a
-    join than the database running it (a millisecond and more on a Sputo report's three).
-    Pointing elsewhere now (moved meanwhile), it is read when asked for."""
-    tops = {path.split("__")[0] for path in related}
-    kept = {
-        top
-        for top in tops
-        if all(_cached(subject, path) for path in related if path.split("__")[0] == top)
-    }
-    rows = type(subject)._default_manager.select_for_update(of=("self",))
-    joined = [path for path in related if path.split("__")[0] not in kept]
-    # (``select_related()`` with no path would join every foreign key there is.)
-    row = (rows.select_related(*joined) if joined else rows).get(pk=subject.pk)
-    for top in kept:
-        field = subject._meta.get_field(top)
-        if getattr(row, field.attname) == getattr(subject, field.attname):
-            field.set_cached_value(row, field.get_cached_value(subject))
-    return row
-
-
-def _cached(row: models.Model | None, path: str) -> bool:
-    """Whether ``row`` was read with the related rows of ``path`` (``a__b``)."""
-    for name in path.split("__"):
-        if row is None:
-            return True
-        field = row._meta.get_field(name)
-        if not field.is_cached(row):
-            return False
-        row = field.get_cached_value(row)
-    return True
 
 
 def adapter_for(subject: OutcomeSubject | type[OutcomeSubject]) -> GameAdapter:

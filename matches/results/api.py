@@ -76,9 +76,9 @@ class ResultSteps:
     def step_answer(
         self, subject, step: str, code: int = status.HTTP_200_OK, taken=None
     ) -> Response:
-        """The answer to ``step`` on ``subject`` (as the request read it). ``taken``: the
-        outcome the step stored or moved, if it returns one, with the subject as the step
-        left it (``taken.subject``): a game may answer from it instead of reading again."""
+        """The answer to ``step`` on ``subject`` (as the request read it, before the step:
+        the answer reads it again). ``taken``: the outcome the step stored or moved, if it
+        returns one."""
         raise NotImplementedError
 
     def step_payload(self, step: str, data: dict, request) -> dict | None:

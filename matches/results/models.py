@@ -168,20 +168,6 @@ class AuditEntry(models.Model):
         return f"{self.action} {self.from_status}->{self.to_status} ({self.at:%Y-%m-%d %H:%M})"
 
 
-def prime(row: models.Model, **related) -> models.Model:
-    """Give ``row`` the rows of its ``related`` managers (a name: a list) as
-    ``prefetch_related`` would: rows this very write made, so that its answer is built
-    without reading them back. ``row.<name>.all()`` then gives them, in the order given."""
-    cache = row.__dict__.setdefault("_prefetched_objects_cache", {})
-    for name, rows in related.items():
-        cache.pop(name, None)
-        # As Django's prefetch keeps them: the manager's queryset, its rows already there.
-        found = getattr(row, name).get_queryset()
-        found._result_cache, found._prefetch_done = list(rows), True
-        cache[name] = found
-    return row
-
-
 class OutcomeSubject(models.Model):
     """A model whose rows go through the result cycle: its outcomes and audit trail. How
     the cycle reaches the game (locking, players, checking a payload, what a result in

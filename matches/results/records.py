@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, HouseRuleSet, Player
-from matches.results.models import GameRecord, GameSeat, prime
+from matches.results.models import GameRecord, GameSeat
 from plumbing.rule_errors import rules_validation_error
 from rules.check import check_record
 from rules.house_rules import as_dict, parse_house_rules
@@ -122,7 +122,7 @@ def write_game_record(
         outcome=outcome,
         recorded_by=recorded_by,
     )
-    seats = GameSeat.objects.bulk_create(
+    GameSeat.objects.bulk_create(
         GameSeat(
             game_record=game_record,
             player=players[name],
@@ -131,5 +131,4 @@ def write_game_record(
         )
         for name in names_in(record)
     )
-    # As the seats' ordering reads them back: by place, the places not given last.
-    return prime(game_record, seats=sorted(seats, key=lambda s: (s.place is None, s.place or 0)))
+    return game_record

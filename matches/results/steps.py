@@ -35,14 +35,7 @@ from django.utils.translation import gettext_lazy
 from clubs.access import ClubAccess
 from matches.results.adapters import Actor, CheckedOutcome, actor, adapter_for
 from matches.results.inbox import after_step
-from matches.results.models import (
-    OPEN,
-    AuditEntry,
-    Outcome,
-    OutcomeStatus,
-    OutcomeSubject,
-    prime,
-)
+from matches.results.models import OPEN, AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.results.records import write_game_record
 from matches.results.webhooks import announce_result
 from plumbing.errors import Conflict
@@ -153,7 +146,7 @@ def _store(
     try:
         outcome = Outcome.objects.create(
             club_id=subject.club_id,
-            subject=subject,  # kept with it: the step's answer may be built from it
+            subject=subject,
             status=status,
             payload=checked.payload,
             detail=checked.detail,
@@ -167,7 +160,7 @@ def _store(
     except IntegrityError as error:
         # The lock on the subject makes this unreachable unless a caller skipped it.
         raise Conflict(_("Someone else recorded a result at the same moment.")) from error
-    records = [
+    for checked_record in checked.records:
         write_game_record(
             club=subject.club,
             record=checked_record.record,
@@ -179,9 +172,7 @@ def _store(
             outcome=outcome,
             result=checked_record.result,
         )
-        for checked_record in checked.records
-    ]
-    return prime(outcome, game_records=records)
+    return outcome
 
 
 def _arrive(
@@ -201,11 +192,9 @@ def _check(subject, payload: dict, who: Actor, checked: CheckedOutcome | None) -
     return adapter_for(subject).check(subject, payload, actor=who)
 
 
-def _applied(
-    adapter, subject, outcome: Outcome, *, previous=None, by, checked=None, fresh=False
-) -> None:
+def _applied(adapter, subject, outcome: Outcome, *, previous=None, by, checked=None) -> None:
     """``outcome`` came into force: the game's effects, then the clubs' webhooks told."""
-    adapter.applied(subject, outcome, previous=previous, by=by, checked=checked, fresh=fresh)
+    adapter.applied(subject, outcome, previous=previous, by=by, checked=checked)
     announce_result(adapter, subject, outcome, corrected=previous is not None)
 
 
@@ -223,15 +212,14 @@ def _refuse_if_settled(subject: OutcomeSubject) -> None:
         )
 
 
-def _begin(subject: OutcomeSubject, by, access: ClubAccess | None = None, *, step=None, lock=True):
-    """The step's adapter, its subject locked and read as the adapter wants it (``lock``
-    false: as it is), and the actor; with ``step``, refused first unless the roles table
-    lets the actor take it."""
+def _begin(subject: OutcomeSubject, by, access: ClubAccess | None = None, *, step=None):
+    """The step's adapter, its subject locked and read as the adapter wants it, and the
+    actor; with ``step``, refused first unless the roles table lets the actor take it."""
     adapter = adapter_for(subject)
     who = actor(subject, by, access)
     if step is not None:
         require(step, who, subject)
-    return adapter, adapter.lock(subject) if lock else subject, who
+    return adapter, adapter.lock(subject), who
 
 
 @transaction.atomic
@@ -249,28 +237,24 @@ def report_in_transaction(
     at=None,
     access: ClubAccess | None = None,
     checked: CheckedOutcome | None = None,
-    fresh: bool = False,
 ) -> Outcome:
     """:func:`report_outcome` inside the caller's transaction, without a savepoint of its
-    own (two queries less), for a service that has just written the subject in its own
-    transaction (a hand, a Spazz'u'mazz game): a refusal ends the caller's transaction too.
-    ``access``: the caller's check of ``by`` in the subject's club for this request;
-    ``checked``: the caller's own check of this payload, if it made one; ``fresh``: the
-    caller created ``subject`` in this transaction, with what the adapter reads of it in
-    memory: it is not read again (nobody else sees it before the commit) nor asked for
-    earlier results (it has none). Two queries less."""
+    own, for a service that has just written the subject in its own transaction (a hand,
+    a Spazz'u'mazz game): a refusal ends the caller's transaction too. The subject is read
+    again under its lock and its results looked at, as for any report. ``access``: the
+    caller's check of ``by`` in the subject's club for this request; ``checked``: the
+    caller's own check of this payload, if it made one."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("report_in_transaction needs the caller's transaction")
-    adapter, subject, who = _begin(subject, by, access, step="report", lock=not fresh)
+    adapter, subject, who = _begin(subject, by, access, step="report")
     adapter.ready(subject)
-    if not fresh:
-        _refuse_if_settled(subject)
+    _refuse_if_settled(subject)
     checked = _check(subject, payload, who, checked)
     in_force = adapter.who("decide").allows(who)
     status = OutcomeStatus.CONFIRMED if in_force else OutcomeStatus.REPORTED
     outcome = _arrive(subject, checked, action="report", by=by, status=status, at=at)
     if outcome.in_force:
-        _applied(adapter, subject, outcome, by=by, checked=checked, fresh=fresh)
+        _applied(adapter, subject, outcome, by=by, checked=checked)
     return outcome
 
 

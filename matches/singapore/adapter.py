@@ -50,13 +50,11 @@ class SingaporeAdapter(GameAdapter):
     def check(self, subject, payload, *, actor):
         return check_hand_outcome(subject, payload)
 
-    def applied(self, subject, outcome, *, previous, by, checked, fresh=False):
+    def applied(self, subject, outcome, *, previous, by, checked):
         if previous is not None:
             posting.reverse_hand(hand=subject, outcome=previous, by=by)
-        # A hand just recorded: its posting's key is new for certain, and its players are
-        # those of the records just written (nothing to look for).
-        posting.post_hand(hand=subject, outcome=outcome, by=by, checked=checked, new=fresh)
-        tasks.queue_stats(subject, only=outcome if fresh else None)
+        posting.post_hand(hand=subject, outcome=outcome, by=by, checked=checked)
+        tasks.queue_stats(subject)
 
     def voided(self, subject, outcome, *, by):
         posting.reverse_hand(hand=subject, outcome=outcome, by=by)

@@ -28,7 +28,6 @@ from clubs.access import access_club
 from clubs.api import ClubAccessMixin
 from clubs.models import Player, Role
 from matches.results.api import result_steps
-from matches.results.models import prime
 from matches.singapore import services, turns
 from matches.singapore.adapter import SingaporeAdapter
 from matches.singapore.importer import DEFAULT_TABLE, import_hands
@@ -388,12 +387,8 @@ class TableSessionViewSet(
         if recorded.hand is None:
             money = self._sees_money(session)
             return Response(preview_data(session, dealer, opponent, fields, recorded, money=money))
-        if recorded.replayed:
-            return self._hand_response(session, recorded.hand, status.HTTP_200_OK)
-        # The hand as recorded, with its one result: nothing read back.
-        hand = prime(recorded.hand, outcomes=[recorded.outcome])
-        money = self._sees_money(session)
-        return Response(hand_data(hand, money=money), status=status.HTTP_201_CREATED)
+        code = status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED
+        return self._hand_response(session, recorded.hand, code)
 
     @extend_schema(parameters=[HAND_ID], responses=HandSerializer)
     @action(detail=True, methods=["get"], url_path=r"hands/(?P<hand_id>\d+)")

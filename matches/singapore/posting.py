@@ -66,10 +66,9 @@ def entries_of(
 
 
 def post_hand(
-    *, hand: Hand, outcome: Outcome, by, checked: CheckedOutcome | None = None, new=False
+    *, hand: Hand, outcome: Outcome, by, checked: CheckedOutcome | None = None
 ) -> Transaction | None:
-    """Post ``outcome`` (now in force) to the ledger; ``new``: the hand was recorded in
-    this transaction, so its posting's key cannot be there yet (see the ledger's ``new``)."""
+    """Post ``outcome`` (now in force) to the ledger, once for its key."""
     session = hand.session
     entries = entries_of(hand, outcome, checked)
     if not entries:
@@ -84,7 +83,6 @@ def post_hand(
         source=source_of(hand.pk),
         at=hand.played_at,
         by=by,
-        new=new,
     )
 
 

@@ -526,7 +526,6 @@ def record_hand(
         by=by,
         access=access,
         checked=as_outcome(checked),
-        fresh=True,
     )
     announce_hand(hand, outcome)
     return Recorded(hand=hand, outcome=outcome, checked=checked, out_of_turn=bool(reason))

@@ -9,7 +9,7 @@ from django.db.models import Case, Value, When
 from django.urls import reverse
 
 from matches.results.adapters import GameAdapter
-from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
+from matches.spazzumazz.models import SpazzumazzGame
 from matches.spazzumazz.payload import check_result
 from matches.spazzumazz.stats import mark_stale
 from matches.spazzumazz.tasks import update_spazzumazz_stats
@@ -32,15 +32,12 @@ class SpazzumazzAdapter(GameAdapter):
     def check(self, subject, payload, *, actor):
         return check_result(subject, payload)
 
-    def applied(self, subject, outcome, *, previous, by, checked, fresh=False):
-        # Every player's place in one query (and on the places in hand of a game just made:
-        # not through ``subject.places``, whose update would drop the rows in hand).
+    def applied(self, subject, outcome, *, previous, by, checked):
+        # Every player's place in one query.
         place_of = {pk: n for n, pk in enumerate(outcome.payload["finish_order"], 1)}
-        SpazzumazzPlace.objects.filter(game=subject).update(
+        subject.places.update(
             place=Case(*(When(player_id=pk, then=Value(n)) for pk, n in place_of.items()))
         )
-        for place in subject.places.all() if fresh else ():
-            place.place = place_of[place.player_id]
         self.result_changed(subject)
 
     def voided(self, subject, outcome, *, by):

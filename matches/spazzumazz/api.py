@@ -25,7 +25,7 @@ from clubs.api import ClubSlugField
 from clubs.models import Game
 from matches.boards.api import SEASON, PlayerNameSerializer, season_param, visible_player
 from matches.results.api import result_steps
-from matches.results.models import OutcomeStatus, prime
+from matches.results.models import OutcomeStatus
 from matches.spazzumazz import boards
 from matches.spazzumazz.adapter import SpazzumazzAdapter
 from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzHeadToHead, SpazzumazzPlace
@@ -313,7 +313,7 @@ class SpazzumazzGameViewSet(
         club = values["club"]
         with once.api_sent_once(request, scope="spazzumazz.game", key=key) as sent:
             if not sent.before:
-                game, outcome = record_spazzumazz_game(
+                game, _outcome = record_spazzumazz_game(
                     club=club,
                     players=players_of(club, values["players"]),
                     by=request.user,
@@ -326,9 +326,7 @@ class SpazzumazzGameViewSet(
             if game is None:  # gone from what the user may see since
                 raise NotFound()
             return self._show(game)
-        # The game as written, with its places and result: nothing read back.
-        prime(game, outcomes=[outcome])
-        return Response(self.get_serializer(game).data, status=status.HTTP_201_CREATED)
+        return self._show(game, status.HTTP_201_CREATED)
 
     @extend_schema(
         request=SpazzumazzBatchSerializer, responses={201: SpazzumazzGameSerializer(many=True)}

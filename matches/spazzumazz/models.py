@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs.merge_policy import Drop, Move
 from clubs.models import Club, ClubOwnedQuerySet, HouseRuleSet, Player, Season
-from matches.results.models import OutcomeSubject, prime
+from matches.results.models import OutcomeSubject
 
 # The task that rebuilds the derived rows (statistics, ratings, the game's name) of players
 # whose history a guest merge changed; called with ``club_id=`` and ``player_ids=``.
@@ -73,17 +73,9 @@ class SpazzumazzGame(OutcomeSubject):
         return reverse("spazzumazz:game", args=[self.club.slug, self.pk])
 
     def players_in_turn_order(self) -> list[Player]:
-        """The players, who plays first first: read once for this row (a game's players
-        never change), or given by :meth:`seat` as the game is made."""
-        if "_turn_order" not in self.__dict__:
-            places = self.places.select_related("player").order_by("turn")
-            self._turn_order = [place.player for place in places]
-        return self._turn_order
-
-    def seat(self, places: list[SpazzumazzPlace]) -> SpazzumazzGame:
-        """The places just written for this new game, as a read would give them."""
-        self._turn_order = [place.player for place in sorted(places, key=lambda p: p.turn)]
-        return prime(self, places=places)
+        """The players, who plays first first (one query)."""
+        places = self.places.select_related("player").order_by("turn")
+        return [place.player for place in places]
 
 
 class SpazzumazzPlace(models.Model):

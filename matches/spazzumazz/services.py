@@ -9,8 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.access import access_club
 from clubs.models import Club, Player
-from matches.results.adapters import actor
 from matches.results.models import Outcome
 from matches.results.steps import report_in_transaction
 from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
@@ -50,16 +50,12 @@ def record_spazzumazz_game(
         house_rules=club.current_house_rules("spazzumazz"),
         created_by=by if by.is_authenticated else None,
     )
-    game.seat(
-        SpazzumazzPlace.objects.bulk_create(
-            SpazzumazzPlace(game=game, player=player, turn=n) for n, player in enumerate(players)
-        )
+    SpazzumazzPlace.objects.bulk_create(
+        SpazzumazzPlace(game=game, player=player, turn=n) for n, player in enumerate(players)
     )
-    who = actor(game, by)  # 404 for a club the user may not see, before anything else
+    access = access_club(by, club)  # 404 for a club the user may not see, before the report
     payload = {"record": record} if record is not None else {"finish_order": finish_order}
-    outcome = report_in_transaction(
-        subject=game, payload=payload, by=by, access=who.access, fresh=True
-    )
+    outcome = report_in_transaction(subject=game, payload=payload, by=by, access=access)
     return game, outcome
 
 

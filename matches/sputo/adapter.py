@@ -18,7 +18,7 @@ from clubs.inbox.models import Kind
 from clubs.inbox.services import Waiting
 from clubs.models import Role
 from matches.results import steps
-from matches.results.adapters import ROLES, GameAdapter, Who, locked_row
+from matches.results.adapters import ROLES, GameAdapter, Who
 from matches.results.models import OPEN
 from matches.sputo import bracket, results
 from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
@@ -107,13 +107,17 @@ class SputoAdapter(GameAdapter):
         # one lock taken first, always, leaves no two steps waiting on each other.
         # Two small reads rather than one of seven tables, which PostgreSQL spent about 3 ms
         # planning (ten times its running): the tournament with its house rules and season,
-        # then the match, keeping the club and players it was looked up with.
+        # then the match with its club and players, given the tournament just locked.
         tournament = (
             Tournament.objects.select_for_update(of=("self",))
             .select_related("house_rules", "season")
             .get(pk=subject.tournament_id)
         )
-        match = locked_row(subject, ("club", "player_a", "player_b"))
+        match = (
+            TournamentMatch.objects.select_for_update(of=("self",))
+            .select_related("club", "player_a", "player_b")
+            .get(pk=subject.pk)
+        )
         match.tournament = tournament
         return match
 
@@ -153,7 +157,7 @@ class SputoAdapter(GameAdapter):
         checked.extra = {"awards": awards or {}}
         return checked
 
-    def applied(self, subject, outcome, *, previous, by, checked, fresh=False):
+    def applied(self, subject, outcome, *, previous, by, checked):
         awards = (checked.extra or {}).get("awards") if checked is not None else None
         results.apply_result(
             subject,

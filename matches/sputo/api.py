@@ -272,21 +272,16 @@ class TournamentMatchViewSet(
     def role_to_write(self, obj) -> str | None:
         return self.step_role(self.action)
 
-    def _answer(self, match, code=status.HTTP_200_OK, found=None):
+    def _answer(self, match, code=status.HTTP_200_OK):
         """The match as it is now with its results: read again (two queries) by its id
         alone (the request was let in to it already, and what the answer shows is all it
-        joins), unless ``found`` gives its results, ``match`` being as it is now."""
-        if found is None:
-            match = (
-                TournamentMatch.objects.select_related(
-                    "tournament", "player_a", "player_b", "winner"
-                )
-                .prefetch_related(
-                    Prefetch("outcomes", Outcome.objects.select_related("reported_by"))
-                )
-                .get(pk=match.pk)
-            )
-            found = list(match.outcomes.all())
+        joins)."""
+        match = (
+            TournamentMatch.objects.select_related("tournament", "player_a", "player_b", "winner")
+            .prefetch_related(Prefetch("outcomes", Outcome.objects.select_related("reported_by")))
+            .get(pk=match.pk)
+        )
+        found = list(match.outcomes.all())
         outcome = next((o for o in found if o.status in OPEN), None)
         match.open_outcome = outcome  # what the serializer shows as pending
         match.in_force = next((o for o in found if o.status == OutcomeStatus.CONFIRMED), None)
@@ -302,12 +297,6 @@ class TournamentMatchViewSet(
         return self.get_object()
 
     def step_answer(self, subject, step, code=status.HTTP_200_OK, taken=None):
-        if step == "report" and taken is not None:
-            # A report is taken on a match with no result open or in force (the cycle
-            # refuses it otherwise): the outcome it stored is the match's only one to show,
-            # and the match the step locked is left as the step wrote it
-            # (``results.apply_result``). Two queries less on the club night's hot path.
-            return self._answer(taken.subject, code, found=[taken])
         answer = self._answer(subject, code)
         return Response({"match": answer.data}) if step == "correct" else answer
 

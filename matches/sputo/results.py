@@ -28,35 +28,18 @@ from matches.sputo.tasks import RATED, update_sputo_ratings
 from matches.sputo.webhooks import announce_finished, announce_ready, ready_seats
 from plumbing.errors import Conflict
 
-
-def _players_read(match: TournamentMatch) -> list:
-    """The match's players already read with it (none asked for)."""
-    fields = (match._meta.get_field(name) for name in ("player_a", "player_b"))
-    found = (f.get_cached_value(match) for f in fields if f.is_cached(match))
-    return [p for p in found if p is not None]
-
-
-def _leave_as_written(match: TournamentMatch, row: TournamentMatch) -> None:
-    """The caller's ``match`` as its ``row`` of the plan was written (the result cycle's
-    locked instance, which the step's answer is built from), its winner the player read."""
-    for name in ("result", "winner_id", "decided_at", "needs_resolution"):
-        setattr(match, name, getattr(row, name))
-    seated = {player.pk: player for player in _players_read(match)}
-    if match.winner_id in seated:
-        match.winner = seated[match.winner_id]
+#: What a result can change of a match, written with it (``bulk_update``).
+RESULT_FIELDS = ["player_a", "player_b", "winner", "result", "decided_at", "needs_resolution"]
 
 
 def write_changes(changes, matches: dict, *, now) -> set:
-    """Apply :func:`bracket.settle`'s changes to the match objects; the ones changed. A
-    player moved keeps the row already read with the bracket (nothing read again)."""
-    seated = {p.pk: p for m in matches.values() for p in _players_read(m)}
+    """Apply :func:`bracket.settle`'s changes to the match objects (not saved); the ids
+    of the ones changed."""
     touched = set()
     for change in changes:
         match = matches[change.match]
         touched.add(change.match)
-        if change.what == "seat" and (change.after is None or change.after in seated):
-            setattr(match, f"player_{change.slot}", seated.get(change.after))
-        elif change.what == "seat":
+        if change.what == "seat":
             setattr(match, f"player_{change.slot}_id", change.after)
         elif change.what in ("decide", "award"):
             match.winner_id, match.result = change.after, change.result or bracket.NO_OPPONENT
@@ -285,7 +268,6 @@ def apply_result(
     plan = _plan(match, payload, awards)
     now = at or timezone.now()
     subject = plan.matches[match.pk]
-    as_read = _written(plan.matches.values())
     ready_before = ready_seats(plan.matches.values())
     after = plan.result["after"]
     subject.result, subject.winner_id = after["result"], after["winner"]
@@ -295,7 +277,8 @@ def apply_result(
     elif not subject.result:
         subject.decided_at = None
     touched = write_changes(plan.changes, plan.matches, now=now) | {subject.pk}
-    _save_changed([plan.matches[pk] for pk in sorted(touched)], as_read)
+    changed = [plan.matches[pk] for pk in sorted(touched)]
+    TournamentMatch.objects.bulk_update(changed, fields=RESULT_FIELDS)
     _set_aside_outcomes(plan, by=by, note=note, at=now)
     if plan.status:
         tournament = plan.tournament
@@ -306,32 +289,9 @@ def apply_result(
             announce_finished(tournament, plan.standings[1])
     announce_ready(plan.tournament, plan.matches.values(), before=ready_before)
     _audit_plan(plan, by=by, previous=previous, touched=touched)
-    _leave_as_written(match, subject)
     queue_ratings(match.club_id)
     boards_changed(match.club_id)
     return plan
-
-
-# What a result writes of a match, as columns.
-_WRITTEN = ("player_a_id", "player_b_id", "winner_id", "result", "decided_at", "needs_resolution")
-
-
-def _written(matches) -> dict[int, tuple]:
-    return {m.pk: tuple(getattr(m, column) for column in _WRITTEN) for m in matches}
-
-
-def _save_changed(matches: list[TournamentMatch], as_read: dict[int, tuple]) -> None:
-    """An ``UPDATE`` of each match that changed (each as read in ``as_read``), of the
-    columns that changed in it: two on a report, the match and the one its winner moves to;
-    on a correction, one per match its cascade changes (at most a few a later round). One
-    ``bulk_update`` of both cost three times as much: Django builds its ``CASE`` over
-    the rows in Python, 3 ms for two matches against 1 ms for two ``UPDATE`` s."""
-    now = _written(matches)
-    for match in matches:
-        before, after = as_read[match.pk], now[match.pk]
-        columns = [c for i, c in enumerate(_WRITTEN) if after[i] != before[i]]
-        if columns:
-            match.save(update_fields=[c.removesuffix("_id") for c in columns])
 
 
 def _set_aside_outcomes(plan: Plan, *, by, note: str, at) -> None:
@@ -394,10 +354,7 @@ def expected_seats(match: TournamentMatch) -> tuple[int | None, int | None]:
     tournament = match.tournament
     slots = [m.as_slot() for m in tournament.matches.all()]
     target = next(s for s in slots if s.id == match.pk)
-    slots = [
-        bracket.Slot(**{**s.__dict__, "result": "", "winner": None}) if s.id == match.pk else s
-        for s in slots
-    ]
+    slots = [replace(s, result="", winner=None) if s.id == match.pk else s for s in slots]
     settled = bracket.settle(slots, rounds=tournament.rounds)
     seat = settled.slots[target.key]
     return seat.a, seat.b
