@@ -18,12 +18,13 @@ from tests.sputo_world import drawn, make_guests, match_at, win
 pytestmark = pytest.mark.django_db
 ROOT = f"{Path(__file__).resolve().parents[1]}/"
 
-# The most queries each write may take, the same on SQLite and PostgreSQL: the subject
-# locked and its results looked at by every report, the ledger's posting looked for by
-# its key, and the answer read again after the write. In a test the request's transaction
+# The most queries each write may take, the same on SQLite and PostgreSQL: a report on a
+# match locks it and looks at its results; a hand or a game the write has just made is
+# neither read again nor looked at (``steps.record_new``); the ledger's posting is looked
+# for by its key, and the answer read again after the write. In a test the request's transaction
 # is a savepoint of the test's own: two queries, as SQLite's BEGIN and COMMIT are on a
 # server (PostgreSQL logs neither), and counted here.
-MOST_QUERIES = {"singapore hand": 27, "spazzumazz game": 23, "sputo report": 19}
+MOST_QUERIES = {"singapore hand": 25, "spazzumazz game": 20, "sputo report": 19}
 
 
 def as_scorer(people) -> APIClient:
@@ -127,7 +128,7 @@ def test_a_scorers_sputo_report(people):
 def test_each_hot_write_opens_its_own_transaction(people, write):
     """The same writes outside a test's transaction, as on the server (no
     ``ATOMIC_REQUESTS``): each service opens its own, and the result cycle's steps that
-    need their caller's (``report_in_transaction``) refuse to run without one. (Not
+    need their caller's (``record_new``) refuse to run without one. (Not
     counted against the budget: here what a write queues runs after its commit, within
     the request.)"""
     write(people)

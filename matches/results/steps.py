@@ -136,10 +136,9 @@ def _reason(reason: str | None, field: str = "reason") -> str:
 
 
 def _store(
-    subject, checked: CheckedOutcome, *, by, status: str, at=None, supersedes=None, note=""
+    adapter, subject, checked: CheckedOutcome, *, by, status: str, at=None, supersedes=None, note=""
 ) -> Outcome:
     """Store a checked result with its game records."""
-    adapter = adapter_for(subject)
     now = at or timezone.now()
     # No savepoint of its own (two queries per result): every step stores inside its own
     # transaction, under the lock on the subject, so a clash here ends the whole step.
@@ -176,24 +175,27 @@ def _store(
 
 
 def _arrive(
-    subject, checked: CheckedOutcome, *, action: str, by, status: str, note="", data=None, **store
+    adapter,
+    subject,
+    checked: CheckedOutcome,
+    *,
+    action: str,
+    by,
+    status: str,
+    note="",
+    data=None,
+    **store,
 ) -> Outcome:
     """:func:`_store` a new result and write its coming (from no state) to the audit."""
-    outcome = _store(subject, checked, by=by, status=status, note=note, **store)
+    outcome = _store(adapter, subject, checked, by=by, status=status, note=note, **store)
     _audit(subject, outcome, action=action, by=by, to_status=status, note=note, data=data)
     return outcome
 
 
-def _check(subject, payload: dict, who: Actor, checked: CheckedOutcome | None) -> CheckedOutcome:
-    """The game's check of ``payload``, or the one its caller just made of that very payload
-    (a game that checked it before calling the step passes it on: no second check)."""
-    if checked is not None and checked.payload == payload:
-        return checked
-    return adapter_for(subject).check(subject, payload, actor=who)
-
-
-def _applied(adapter, subject, outcome: Outcome, *, previous=None, by, checked=None) -> None:
-    """``outcome`` came into force: the game's effects, then the clubs' webhooks told."""
+def into_force(adapter, subject, outcome: Outcome, *, previous=None, by, checked=None) -> None:
+    """``outcome`` came into force (replacing ``previous``, if any): what it changes in the
+    game (its adapter's ``applied``: a hand's posting, the derived rows queued), then the
+    clubs' webhooks told."""
     adapter.applied(subject, outcome, previous=previous, by=by, checked=checked)
     announce_result(adapter, subject, outcome, corrected=previous is not None)
 
@@ -223,39 +225,44 @@ def _begin(subject: OutcomeSubject, by, access: ClubAccess | None = None, *, ste
 
 
 @transaction.atomic
-def report_outcome(**step) -> Outcome:
-    """Report a result; from someone who may decide, it is in force at once (in a
-    transaction of its own: see :func:`report_in_transaction` for the arguments)."""
-    return report_in_transaction(**step)
-
-
-def report_in_transaction(
+def report_outcome(
     *,
     subject: OutcomeSubject,
     payload: dict,
     by,
     at=None,
     access: ClubAccess | None = None,
-    checked: CheckedOutcome | None = None,
 ) -> Outcome:
-    """:func:`report_outcome` inside the caller's transaction, without a savepoint of its
-    own, for a service that has just written the subject in its own transaction (a hand,
-    a Spazz'u'mazz game): a refusal ends the caller's transaction too. The subject is read
-    again under its lock and its results looked at, as for any report. ``access``: the
-    caller's check of ``by`` in the subject's club for this request; ``checked``: the
-    caller's own check of this payload, if it made one."""
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("report_in_transaction needs the caller's transaction")
+    """Report a result on a subject that has none waiting or in force (a Sputo match); from
+    someone who may decide, it is in force at once. ``access``: the caller's check of
+    ``by`` in the subject's club for this request."""
     adapter, subject, who = _begin(subject, by, access, step="report")
     adapter.ready(subject)
     _refuse_if_settled(subject)
-    checked = _check(subject, payload, who, checked)
+    checked = adapter.check(subject, payload, actor=who)
+    outcome = record_new(adapter, subject=subject, checked=checked, who=who, at=at)
+    if outcome.in_force:
+        into_force(adapter, subject, outcome, by=by, checked=checked)
+    return outcome
+
+
+def record_new(
+    adapter, *, subject: OutcomeSubject, checked: CheckedOutcome, who: Actor, at=None
+) -> Outcome:
+    """Store the first result of ``subject``, checked by its game, under the caller's lock
+    and in the caller's transaction: in force at once when ``who`` may decide (the game's
+    roles table), else reported for another player to confirm; written to the audit. The
+    game does the rest of its write itself, in order: :func:`into_force` when the result is
+    in force (a hand: its posting, its players' statistics queued, the webhooks told).
+
+    A game that has just made the subject (a hand, a Spazz'u'mazz game) calls it directly,
+    having checked the reporter, the moment and the payload itself; :func:`report_outcome`
+    calls it after those checks for a subject that was already there."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("record_new needs the caller's transaction")
     in_force = adapter.who("decide").allows(who)
     status = OutcomeStatus.CONFIRMED if in_force else OutcomeStatus.REPORTED
-    outcome = _arrive(subject, checked, action="report", by=by, status=status, at=at)
-    if outcome.in_force:
-        _applied(adapter, subject, outcome, by=by, checked=checked)
-    return outcome
+    return _arrive(adapter, subject, checked, action="report", by=who.user, status=status, at=at)
 
 
 def _open(subject: OutcomeSubject, *, states: list[str], nothing: str) -> Outcome:
@@ -290,7 +297,7 @@ def confirm_outcome(*, subject: OutcomeSubject, by, access: ClubAccess | None = 
         confirmed_by=by,
         confirmed_at=timezone.now(),
     )
-    _applied(adapter, subject, outcome, by=by)
+    into_force(adapter, subject, outcome, by=by)
     return outcome
 
 
@@ -349,16 +356,22 @@ def decide_outcome(
             confirmed_by=by,
             confirmed_at=timezone.now(),
         )
-        _applied(adapter, subject, disputed, by=by)
+        into_force(adapter, subject, disputed, by=by)
         return disputed
     _move(subject, disputed, OutcomeStatus.REJECTED, action="decide", by=by, why=note)
     if payload is None:
         return None
-    checked = _check(subject, payload, who, None)
+    checked = adapter.check(subject, payload, actor=who)
     outcome = _arrive(
-        subject, checked, action="report", by=by, status=OutcomeStatus.CONFIRMED, note=note
+        adapter,
+        subject,
+        checked,
+        action="report",
+        by=by,
+        status=OutcomeStatus.CONFIRMED,
+        note=note,
     )
-    _applied(adapter, subject, outcome, by=by, checked=checked)
+    into_force(adapter, subject, outcome, by=by, checked=checked)
     return outcome
 
 
@@ -383,9 +396,15 @@ def correct_outcome(
     )
     previous.status = OutcomeStatus.SUPERSEDED
     previous.save(update_fields=["status"])
-    checked = _check(subject, payload, who, None)
+    checked = adapter.check(subject, payload, actor=who)
     outcome = _store(
-        subject, checked, by=by, status=OutcomeStatus.CONFIRMED, supersedes=previous, note=reason
+        adapter,
+        subject,
+        checked,
+        by=by,
+        status=OutcomeStatus.CONFIRMED,
+        supersedes=previous,
+        note=reason,
     )
     _audit(
         subject,
@@ -397,7 +416,7 @@ def correct_outcome(
         note=reason,
         data={"correction": outcome.pk, "before": previous.payload, "after": outcome.payload},
     )
-    _applied(adapter, subject, outcome, previous=previous, by=by, checked=checked)
+    into_force(adapter, subject, outcome, previous=previous, by=by, checked=checked)
     return outcome
 
 
@@ -470,6 +489,7 @@ def set_aside(
     if award is None:
         return None
     return _arrive(
+        adapter_for(subject),
         subject,
         award,
         action="award",

@@ -60,3 +60,5 @@ class SingaporeAdapter(GameAdapter):
         posting.reverse_hand(hand=subject, outcome=outcome, by=by)
         tasks.queue_stats(subject)
 
+
+ADAPTER = SingaporeAdapter()

@@ -3,13 +3,13 @@
 from matches.games import Game
 from matches.singapore import boards, sections, stats, tonight
 from matches.singapore import demo as singapore_demo
-from matches.singapore.adapter import SingaporeAdapter
+from matches.singapore.adapter import ADAPTER
 from matches.singapore.ledger_legs import legs_of_postings
 from matches.singapore.ledger_sources import describe_hands, describe_sessions
 
 GAME = Game(
     name="singapore",
-    adapter=SingaporeAdapter(),
+    adapter=ADAPTER,
     leaderboard=boards.leaderboard,
     columns=boards.COLUMNS,
     player_section=boards.player_section,

@@ -32,9 +32,10 @@ from clubs.access import ClubAccess, access_club, access_with_role, role_in_club
 from clubs.models import Club, Player, Role
 from matches.boards.live import tonight_changed
 from matches.results import steps
-from matches.results.adapters import Actor, adapter_of_game
+from matches.results.adapters import Actor
 from matches.results.models import Outcome
 from matches.singapore import turns
+from matches.singapore.adapter import ADAPTER
 from matches.singapore.models import Hand, TableSeat, TableSession
 from matches.singapore.payload import CheckedHand, Table, as_outcome, preview_view, read_payload
 from matches.singapore.turns import TableState, first_pair, table_state
@@ -429,17 +430,18 @@ def _players_named(session: TableSession, seats: list[TableSeat], **named) -> li
     return found
 
 
-def _require_reporter(by, access, dealer: Player, opponent: Player) -> None:
-    """``PermissionDenied`` unless the roles table lets ``by`` report a hand between these
-    two (one of them, or a scorer or an admin)."""
+def _reporter(by, access, dealer: Player, opponent: Player) -> Actor:
+    """``by`` reporting a hand between these two; ``PermissionDenied`` unless the roles table
+    lets them (one of the two, or a scorer or an admin)."""
     who = Actor(
         user=by,
         access=access,
         plays=by.is_authenticated and by.pk in (dealer.user_id, opponent.user_id),
     )
-    rule = adapter_of_game("singapore").who("report")
+    rule = ADAPTER.who("report")
     if not rule.allows(who):
         raise PermissionDenied(rule.refusal(_("record a hand")))
+    return who
 
 
 def _audit_out_of_turn(hand: Hand, by, reason: str, *, expected, played) -> None:
@@ -489,7 +491,7 @@ def record_hand(
     session, access = _lock_as(session, by, access=access)
     seats = list(session.seats.select_related("player").order_by("position"))
     dealer, opponent = _players_named(session, seats, dealer=dealer, opponent=opponent)
-    _require_reporter(by, access, dealer, opponent)
+    who = _reporter(by, access, dealer, opponent)
     key = check_key(key)
     replayed = _replayed(session, key, key_hash)
     if replayed is not None:
@@ -520,12 +522,11 @@ def record_hand(
     )
     if reason:
         _audit_out_of_turn(hand, by, reason, expected=state.next, played=(dealer, opponent))
-    outcome = steps.report_in_transaction(
-        subject=hand,
-        payload=checked.payload,
-        by=by,
-        access=access,
-        checked=as_outcome(checked),
-    )
+    # The result: recorded, then (a scorer's, in force at once) posted to the ledger with its
+    # statistics queued and the webhooks told; then the hand itself announced.
+    result = as_outcome(checked)
+    outcome = steps.record_new(ADAPTER, subject=hand, checked=result, who=who)
+    if outcome.in_force:
+        steps.into_force(ADAPTER, hand, outcome, by=by, checked=result)
     announce_hand(hand, outcome)
     return Recorded(hand=hand, outcome=outcome, checked=checked, out_of_turn=bool(reason))

@@ -50,3 +50,5 @@ class SpazzumazzAdapter(GameAdapter):
         mark_stale(club_id=game.club_id, since=game.played_at)
         update_spazzumazz_stats.delay_on_commit(club_id=game.club_id)
 
+
+ADAPTER = SpazzumazzAdapter()

@@ -3,12 +3,12 @@
 from matches.games import Game
 from matches.spazzumazz import boards, sections, stats, tonight
 from matches.spazzumazz import demo as spazzumazz_demo
-from matches.spazzumazz.adapter import SpazzumazzAdapter
+from matches.spazzumazz.adapter import ADAPTER
 from matches.spazzumazz.tasks import house_rules_changed
 
 GAME = Game(
     name="spazzumazz",
-    adapter=SpazzumazzAdapter(),
+    adapter=ADAPTER,
     leaderboard=boards.leaderboard,
     columns=boards.COLUMNS,
     player_section=boards.player_section,

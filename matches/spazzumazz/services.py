@@ -11,8 +11,10 @@ from django.utils.translation import gettext as _
 
 from clubs.access import access_club
 from clubs.models import Club, Player
+from matches.results import steps
+from matches.results.adapters import Actor
 from matches.results.models import Outcome
-from matches.results.steps import report_in_transaction
+from matches.spazzumazz.adapter import ADAPTER
 from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
 from plumbing.errors import not_found
 
@@ -54,8 +56,19 @@ def record_spazzumazz_game(
         SpazzumazzPlace(game=game, player=player, turn=n) for n, player in enumerate(players)
     )
     access = access_club(by, club)  # 404 for a club the user may not see, before the report
+    who = Actor(
+        user=by,
+        access=access,
+        plays=by.is_authenticated and any(p.user_id == by.pk for p in players),
+    )
+    steps.require("report", who, game)
     payload = {"record": record} if record is not None else {"finish_order": finish_order}
-    outcome = report_in_transaction(subject=game, payload=payload, by=by, access=access)
+    result = ADAPTER.check(game, payload, actor=who)
+    # The result: recorded, then (a scorer's, in force at once) the places written, the
+    # statistics marked and queued, the webhooks told.
+    outcome = steps.record_new(ADAPTER, subject=game, checked=result, who=who)
+    if outcome.in_force:
+        steps.into_force(ADAPTER, game, outcome, by=by, checked=result)
     return game, outcome
 
 

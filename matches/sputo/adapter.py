@@ -197,3 +197,5 @@ def read_awards(value) -> dict[int, int]:
         awards[match] = winner
     return awards
 
+
+ADAPTER = SputoAdapter()

@@ -3,12 +3,12 @@
 from matches.games import Game
 from matches.sputo import boards, sections, tonight
 from matches.sputo import demo as sputo_demo
-from matches.sputo.adapter import SputoAdapter
+from matches.sputo.adapter import ADAPTER
 from matches.sputo.tasks import recompute_from_scratch
 
 GAME = Game(
     name="sputo",
-    adapter=SputoAdapter(),
+    adapter=ADAPTER,
     leaderboard=boards.leaderboard,
     columns=boards.COLUMNS,
     player_section=boards.player_section,
