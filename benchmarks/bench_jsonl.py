@@ -25,19 +25,27 @@ round), from after the imports to the last byte written (standard output goes to
 * the checker as it runs by default, with its worker processes, for files large enough
   to get them (on a machine with more than one CPU).
 
-Figures: records per second, the best of five rounds, and the one-process checker's time
-as a multiple of the floor's. The floor and the one-process checker are timed in CPU
-seconds of their process, which other work on a shared machine disturbs far less than the
-clock; the workers are timed by the clock, which is what they shorten (on a busy machine
-they cannot).
+* for the Sputo and Spazz'u'mazz logs, the reference: the straightforward checker these
+  games had before their replays were written once, the rules package of commit
+  ``REFERENCE`` (extracted with ``git archive``) with its one-pass fast path turned off,
+  so that every log goes through its phases (event objects, Card objects, a method call
+  per event), in one process.
+
+Figures: records per second, the best of five rounds, the one-process checker's time
+as a multiple of the floor's, and its records/s as a multiple of the reference's. The
+floor, the reference and the one-process checker are timed in CPU seconds of their
+process, which other work on a shared machine disturbs far less than the clock; the
+workers are timed by the clock, which is what they shorten (on a busy machine they
+cannot).
 Targets: dealt Singapore hands within 3x the floor in one process; Sputo and
-Spazz'u'mazz logs at least twice their records/s before the checker's speed work.
+Spazz'u'mazz logs at least twice the reference's records/s.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -51,6 +59,10 @@ sys.path.insert(0, str(ROOT))
 from rules.__main__ import PARALLEL_BYTES, _jobs  # noqa: E402
 
 ROUNDS = 5
+#: The last commit before the Sputo and Spazz'u'mazz replays were written once.
+REFERENCE = "690643b"
+#: The files the reference is timed on.
+REFERENCE_FILES = ("sputo logs", "spazzumazz logs")
 SINGAPORE_DEALT = 20_000
 SINGAPORE_STAKED = 5_000
 SPUTO_LOGS = 1_500
@@ -129,8 +141,28 @@ def floor(path: str) -> int:
     return count
 
 
+def reference_rules(folder: Path) -> Path:
+    """The rules package of commit REFERENCE, extracted under ``folder``."""
+    archive = subprocess.run(
+        ["git", "archive", REFERENCE, "rules"], cwd=ROOT, capture_output=True, check=True
+    )
+    target = folder / "reference"
+    target.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
 def child(mode: str, path: str) -> None:
-    """Time one run of ``mode`` on ``path``; the elapsed seconds go to standard error."""
+    """Time one run of ``mode`` on ``path``; the elapsed seconds go to standard error.
+    ``reference=FOLDER`` runs the rules package in FOLDER through its phases alone."""
+    if mode.startswith("reference="):
+        sys.path.insert(0, mode.split("=", 1)[1])
+        for name in ("rules", *[key for key in sys.modules if key.startswith("rules.")]):
+            sys.modules.pop(name, None)
+        from rules import spazzumazz, sputo
+
+        for game in (sputo, spazzumazz):
+            game._replay_legal_log = lambda *args: None  # type: ignore[attr-defined]
     from rules.__main__ import main
 
     run = floor if mode == "floor" else lambda p: main(["check", "--jsonl", p])
@@ -178,6 +210,7 @@ def figures(only: Iterable[str] = ()) -> dict[str, float]:
     workers = _jobs(PARALLEL_BYTES)  # what the checker chooses here for a large input
     result: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as folder:
+        reference: Path | None = None
         for name, make in FILES.items():
             if wanted and not any(word in name for word in wanted):
                 continue
@@ -188,6 +221,15 @@ def figures(only: Iterable[str] = ()) -> dict[str, float]:
             result[f"{name}: I/O floor records/s"] = round(lines / floor_time)
             result[f"{name}: --jsonl records/s, one process"] = round(lines / alone)
             result[f"{name}: --jsonl time / floor (x), one process"] = round(alone / floor_time, 2)
+            if name in REFERENCE_FILES and shutil.which("git"):
+                reference = reference or reference_rules(Path(folder))
+                before = timed(f"reference={reference}", path, lines, jobs="1")
+                result[f"{name}: reference ({REFERENCE}, phases) records/s, one process"] = round(
+                    lines / before
+                )
+                result[f"{name}: --jsonl records/s / reference's (x), one process"] = round(
+                    before / alone, 2
+                )
             if path.stat().st_size >= PARALLEL_BYTES and workers > 1:
                 shared = timed("check", path, lines, wall=True)
                 result[f"{name}: --jsonl records/s, {workers} worker processes"] = round(

@@ -48,13 +48,22 @@ Rulings on what RULES.md leaves open:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
+from itertools import chain
 from operator import itemgetter
 
 from rules.cards import JOKER, STANDARD_DECK, Card, Rank, parse_cards, token_codes
-from rules.errors import MalformedRecordError, RulesError, RuleViolation, describe, raise_all
+from rules.errors import (
+    ErrorGroup,
+    MalformedRecordError,
+    RulesError,
+    RuleViolation,
+    describe,
+    raise_all,
+)
 from rules.house_rules import SpazzumazzRules, parse_house_rules
 from rules.records import Phase, bad_record, field, is_int, player_names
 
@@ -290,6 +299,10 @@ def _codes(cards: Iterable[Card]) -> list[int]:
     return codes  # type: ignore[return-value]
 
 
+#: One player's dealt cards as codes: face down, face up, in hand.
+_HandCodes = tuple[list[int], list[int], list[int]]
+
+
 class _Seat:
     """One player's cards, as codes. ``counts[code]`` counts the hand's copies of a card,
     ``ranks[rank]`` the hand's cards of a rank, ``size`` all of them."""
@@ -306,17 +319,16 @@ class _Seat:
         "out",
     )
 
-    def __init__(self, name: str, dealt: PlayerDeal) -> None:
+    def __init__(self, name: str, dealt: _HandCodes) -> None:
         self.name = name
         self.label = _short(name)
         self.counts = [0] * len(_CARDS)
         self.ranks = [0] * 14
         self.size = 0
-        self.face_up = _codes(dealt.face_up)
-        self.face_down = _codes(dealt.face_down)
+        self.face_down, self.face_up, hand = dealt
         self.pickups = 0
         self.out = False
-        self.take(_codes(dealt.hand))
+        self.take(hand)
 
     def take(self, codes: Iterable[int]) -> None:
         counts, ranks = self.counts, self.ranks
@@ -326,6 +338,17 @@ class _Seat:
             ranks[_RANK_OF[code]] += 1
             n += 1
         self.size += n
+
+    def may_play(self, top: int, stock_left: bool) -> bool:
+        """Whether this player, on turn, has a legal play on a pile topped by ``top``."""
+        if self.size:
+            return any(_GOES_GETTERS[top](self.ranks))
+        if stock_left:
+            return False
+        if self.face_up:
+            ok = _OK[top]
+            return any(ok[_RANK_OF[code]] for code in self.face_up)
+        return bool(self.face_down)
 
 
 def _short(name: str) -> str:
@@ -341,7 +364,8 @@ class Table:
     """A game in play: apply turns one by one; each illegal turn raises RuleViolation.
 
     The deal is taken as valid (see :func:`read_log`). ``at`` given to :meth:`apply` is the
-    turn index reported with an error.
+    turn index reported with an error. The checker's replay, the bot and :func:`replay`
+    all play through this class.
 
     >>> hand = PlayerDeal(face_down=(), face_up=(), hand=(Card.parse("3S"),))
     >>> table = Table(["Anna", "Bruno"], {"Anna": hand, "Bruno": hand}, stock=())
@@ -353,12 +377,26 @@ class Table:
     def __init__(
         self, players: Sequence[str], deal: Mapping[str, PlayerDeal], stock: Sequence[Card]
     ) -> None:
-        self._seats = [_Seat(name, deal[name]) for name in players]
-        self._stock = _codes(stock)
+        hands = [
+            (_codes(dealt.face_down), _codes(dealt.face_up), _codes(dealt.hand))
+            for dealt in (deal[name] for name in players)
+        ]
+        self._setup(players, hands, _codes(stock))
+
+    @classmethod
+    def _dealt(cls, players: Sequence[str], hands: Sequence[_HandCodes], stock: list[int]) -> Table:
+        """A table dealt ``hands`` and ``stock`` (card codes, taken over by the table)."""
+        table = cls.__new__(cls)
+        table._setup(players, hands, stock)
+        return table
+
+    def _setup(self, players: Sequence[str], hands: Sequence[_HandCodes], stock: list[int]) -> None:
+        self._seats = [_Seat(name, dealt) for name, dealt in zip(players, hands, strict=True)]
+        self._stock = stock
         self._drawn = 0
         self._pile: list[int] = []
         self._top = 0  # rank of the top card; 0 for an empty pile
-        self._run = 0  # how many cards of the top rank lie in a row on top
+        self._in_a_row = 0  # how many cards of the top rank lie in a row on top
         self._turn = 0  # index of the seat on turn
         # The seat after each seat among those still in: passing the turn is one lookup.
         self._next = [(i + 1) % len(self._seats) for i in range(len(self._seats))]
@@ -412,7 +450,9 @@ class Table:
 
     def can_play(self) -> bool:
         """Whether the player on turn has a legal play (so may not pick up)."""
-        return not self.finished and self._can_play(self._seats[self._turn])
+        return not self.finished and self._seats[self._turn].may_play(
+            self._top, bool(self.stock_left)
+        )
 
     def legal_turns(self) -> list[Turn]:
         """The legal turns of the player on turn (none once the game is over).
@@ -459,207 +499,216 @@ class Table:
 
     def apply(self, turn: Turn, at: int = 0) -> None:
         """Apply ``turn``, or raise RuleViolation (with ``at``) leaving the table unchanged."""
-        self._step(_step_of(turn), at)
+        self._play((_step_of(turn),), at)
 
-    def _step(self, step: _Step, at: int) -> None:
-        kind, player, codes, ups, index = step
-        if self._left <= 1:
-            raise RuleViolation("after_end", f"turn {at}: the game is already over", at=at)
-        seat = self._seats[self._turn]
-        if player != seat.name:
-            out = any(s.out and s.name == player for s in self._seats)
-            raise RuleViolation(
-                "out_of_turn",
-                f"turn {at}: it is {seat.label}'s turn, not {describe(player)}'s"
-                + (" (who is out)" if out else ""),
-                at=at,
-            )
-        if kind == _PLAY:
-            self._play(seat, codes, ups, at)
-        elif kind == _PICKUP:
-            if self._can_play(seat):
-                raise RuleViolation(
-                    "must_play",
-                    f"turn {at}: {seat.label} can play and so may not pick up the pile",
-                    at=at,
-                )
-            self._pick_up(seat)
-            self._pass()
-        else:
-            self._blind(seat, index, at)
+    def _play(self, steps: Iterable[_Step], start: int) -> None:
+        """Play ``steps``, the first being turn ``start`` of the log; raise
+        :class:`RuleViolation` at the first illegal one, the table left as the last legal
+        one left it.
 
-    def _can_play(self, seat: _Seat) -> bool:
-        ok = _OK[self._top]
-        if seat.size:
-            ranks = seat.ranks
-            return any(map(ranks.__getitem__, _GOES_INTS[self._top]))
-        if self.stock_left:
-            return False
-        if seat.face_up:
-            return any(ok[_RANK_OF[code]] for code in seat.face_up)
-        return bool(seat.face_down)
-
-    def _play(self, seat: _Seat, codes: tuple[int, ...], ups: tuple[int, ...], at: int) -> None:
-        counts = seat.counts
-        if len(codes) == 1 and not ups:  # the commonest play, checked in short
-            rank = _RANK_OF[codes[0]]
-            if counts[codes[0]] and _OK[self._top][rank]:
-                counts[codes[0]] -= 1
-                seat.ranks[rank] -= 1
-                seat.size -= 1
-                self._laid(seat, rank, codes)
-                return
-        missing = [c for c in set(codes) if counts[c] < codes.count(c)]
-        if missing:
-            raise RuleViolation(
-                "not_in_hand",
-                f"turn {at}: {seat.label} does not hold {_names(missing)} in hand",
-                at=at,
-            )
-        if ups:
-            left = list(seat.face_up)
-            for code in ups:
-                if code in left:
-                    left.remove(code)
+        This is the game's only statement of its rules, in one loop: a replay of a
+        thousand logs spends most of its time here, and a method call per turn would
+        cost more than the turn itself.
+        """
+        seats, following, stock = self._seats, self._next, self._stock
+        stock_size, finish, ok_on, rank_of = len(stock), self._finish, _OK, _RANK_OF
+        pile, top, in_a_row, turn = self._pile, self._top, self._in_a_row, self._turn
+        drawn, left, sweeps = self._drawn, self._left, self.sweeps
+        try:
+            for at, (kind, player, codes, ups, index) in enumerate(steps, start):
+                if left <= 1:
+                    raise RuleViolation("after_end", f"turn {at}: the game is already over", at=at)
+                seat = seats[turn]
+                if player != seat.name:
+                    out = any(s.out and s.name == player for s in seats)
+                    raise RuleViolation(
+                        "out_of_turn",
+                        f"turn {at}: it is {seat.label}'s turn, not {describe(player)}'s"
+                        + (" (who is out)" if out else ""),
+                        at=at,
+                    )
+                counts = seat.counts
+                if kind == _PLAY:
+                    played: Sequence[int] = codes
+                    if len(codes) == 1 and not ups and counts[codes[0]]:
+                        # The commonest play, one card from the hand: checked in short.
+                        code = codes[0]
+                        rank = rank_of[code]
+                        if not ok_on[top][rank]:
+                            raise _too_low(at, rank, top)
+                        counts[code] -= 1
+                        seat.ranks[rank] -= 1
+                        seat.size -= 1
+                    else:
+                        if len(set(codes)) == len(codes) and all(map(counts.__getitem__, codes)):
+                            missing = []  # distinct cards, each held: the commonest case
+                        else:
+                            missing = [c for c in set(codes) if counts[c] < codes.count(c)]
+                        if missing:
+                            raise RuleViolation(
+                                "not_in_hand",
+                                f"turn {at}: {seat.label} does not hold {_names(missing)} in hand",
+                                at=at,
+                            )
+                        if ups:
+                            face_up = list(seat.face_up)
+                            for code in ups:
+                                if code in face_up:
+                                    face_up.remove(code)
+                                else:
+                                    missing.append(code)
+                            if missing:
+                                raise RuleViolation(
+                                    "not_in_hand",
+                                    f"turn {at}: {seat.label} does not have {_names(missing)} "
+                                    "face up",
+                                    at=at,
+                                )
+                        played = codes + ups
+                        if not played:
+                            raise RuleViolation(
+                                "not_in_hand", f"turn {at}: {seat.label} plays no card", at=at
+                            )
+                        rank = rank_of[played[0]]
+                        # Codes go up with the rank, and the joker (rank 0) is the highest
+                        # code: the cards are of one rank if the lowest and highest are.
+                        if len(played) > 1 and rank_of[min(played)] != rank_of[max(played)]:
+                            raise RuleViolation(
+                                "mixed_ranks",
+                                f"turn {at}: {_names(played)} are not all of one rank",
+                                at=at,
+                            )
+                        if ups and not codes and (seat.size or drawn < stock_size):
+                            raise RuleViolation(
+                                "face_up_not_allowed",
+                                f"turn {at}: {seat.label} may play face-up cards alone only "
+                                "once the hand and the stock are empty, or else with a card of "
+                                "the same rank from the hand",
+                                at=at,
+                            )
+                        if not ok_on[top][rank]:
+                            raise _too_low(at, rank, top)
+                        if codes:
+                            for code in codes:
+                                counts[code] -= 1
+                            seat.ranks[rank] -= len(codes)
+                            seat.size -= len(codes)
+                        if ups:
+                            seat.face_up = face_up
+                elif kind == _PICKUP:
+                    if seat.may_play(top, drawn < stock_size):
+                        raise RuleViolation(
+                            "must_play",
+                            f"turn {at}: {seat.label} can play and so may not pick up the pile",
+                            at=at,
+                        )
+                    seat.take(pile)
+                    seat.pickups += 1
+                    pile = []
+                    top = in_a_row = 0
+                    turn = following[turn]
+                    continue
                 else:
-                    missing.append(code)
-            if missing:
-                raise RuleViolation(
-                    "not_in_hand",
-                    f"turn {at}: {seat.label} does not have {_names(missing)} face up",
-                    at=at,
-                )
-        played = codes + ups
-        if not played:
-            raise RuleViolation("not_in_hand", f"turn {at}: {seat.label} plays no card", at=at)
-        rank = _RANK_OF[played[0]]
-        if len(played) > 1 and any(_RANK_OF[code] != rank for code in played):
+                    face_down = seat.face_down
+                    if seat.size or drawn < stock_size or seat.face_up:
+                        raise RuleViolation(
+                            "blind_not_allowed",
+                            f"turn {at}: {seat.label} may play blind only once hand, stock and "
+                            "face-up cards are all gone",
+                            at=at,
+                        )
+                    if not 0 <= index < len(face_down):
+                        raise RuleViolation(
+                            "not_in_hand",
+                            f"turn {at}: {seat.label} has {len(face_down)} face-down cards "
+                            f"left, so no card {describe(index)}",
+                            at=at,
+                        )
+                    code = face_down.pop(index)
+                    rank = rank_of[code]
+                    if not rank or not ok_on[top][rank]:
+                        # It cannot go: it is put on the pile, which the player takes up.
+                        pile.append(code)
+                        seat.take(pile)
+                        seat.pickups += 1
+                        pile = []
+                        top = in_a_row = 0
+                        turn = following[turn]
+                        continue
+                    played = (code,)
+                # Cards of ``rank`` went down: maybe a sweep, the draw, maybe going out,
+                # and the turn.
+                pile.extend(played)
+                if rank == top:
+                    in_a_row += len(played)
+                else:
+                    top = rank
+                    in_a_row = len(played)
+                swept = rank == 10 or in_a_row >= SWEEP_RUN
+                if swept:
+                    pile.clear()
+                    top = in_a_row = 0
+                    sweeps += 1
+                if seat.size < DRAW_UP_TO and drawn < stock_size:
+                    start = drawn
+                    drawn = min(drawn + DRAW_UP_TO - seat.size, stock_size)
+                    ranks = seat.ranks
+                    for code in stock[start:drawn]:  # Seat.take, without a call per draw
+                        counts[code] += 1
+                        ranks[rank_of[code]] += 1
+                    seat.size += drawn - start
+                if seat.size or seat.face_up or seat.face_down:
+                    if not swept:
+                        turn = following[turn]
+                    continue
+                seat.out = True
+                finish.append(seat.name)
+                left -= 1
+                if left == 1:
+                    finish.extend(s.name for s in seats if not s.out)
+                    continue
+                # Relink every seat (in or out) to the next seat still in, then pass on.
+                after = -1
+                for i in [*range(len(seats) - 1, -1, -1)] * 2:
+                    following[i] = after
+                    if not seats[i].out:
+                        after = i
+                turn = following[turn]
+        finally:
+            self._pile, self._top, self._in_a_row, self._turn = pile, top, in_a_row, turn
+            self._drawn, self._left, self.sweeps = drawn, left, sweeps
+
+    def _finish_log(self, turns: int) -> Outcome:
+        """The outcome of a log of ``turns`` turns, or ``not_finished``."""
+        if not self.finished:
+            still_in = len(self._seats) - len(self._finish)
             raise RuleViolation(
-                "mixed_ranks", f"turn {at}: {_names(played)} are not all of one rank", at=at
+                "not_finished",
+                f"the log ends after {turns} turns with {still_in} players still in",
+                at=turns,
             )
-        if ups and not codes and (seat.size or self.stock_left):
-            raise RuleViolation(
-                "face_up_not_allowed",
-                f"turn {at}: {seat.label} may play face-up cards alone only once the hand "
-                "and the stock are empty, or else with a card of the same rank from the hand",
-                at=at,
-            )
-        if not _OK[self._top][rank]:
-            raise RuleViolation(
-                "too_low",
-                f"turn {at}: {Rank(rank).symbol} is lower than {Rank(self._top).symbol}",
-                at=at,
-            )
-        # Legal: move the cards.
-        if codes:
-            ranks = seat.ranks
-            for code in codes:
-                counts[code] -= 1
-            ranks[rank] -= len(codes)
-            seat.size -= len(codes)
-        if ups:
-            seat.face_up = left
-        self._laid(seat, rank, played)
-
-    def _laid(self, seat: _Seat, rank: int, played: tuple[int, ...]) -> None:
-        """After a legal play (from hand, face up or blind): the pile, maybe a sweep, the
-        draw, maybe going out, and the turn."""
-        pile = self._pile
-        pile.extend(played)
-        if rank == self._top:
-            self._run += len(played)
-        else:
-            self._top = rank
-            self._run = len(played)
-        swept = rank == 10 or self._run >= SWEEP_RUN
-        if swept:
-            pile.clear()
-            self._top = self._run = 0
-            self.sweeps += 1
-        if seat.size < DRAW_UP_TO and self._drawn < len(self._stock):
-            drawn = self._drawn
-            self._drawn = min(drawn + DRAW_UP_TO - seat.size, len(self._stock))
-            seat.take(self._stock[drawn : self._drawn])
-        if seat.size or seat.face_up or seat.face_down:
-            if not swept:
-                self._turn = self._next[self._turn]
-        else:
-            self._go_out(seat)
-
-    def _blind(self, seat: _Seat, index: int, at: int) -> None:
-        if seat.size or self.stock_left or seat.face_up:
-            raise RuleViolation(
-                "blind_not_allowed",
-                f"turn {at}: {seat.label} may play blind only once hand, stock and face-up "
-                "cards are all gone",
-                at=at,
-            )
-        if not 0 <= index < len(seat.face_down):
-            raise RuleViolation(
-                "not_in_hand",
-                f"turn {at}: {seat.label} has {len(seat.face_down)} face-down cards left, "
-                f"so no card {describe(index)}",
-                at=at,
-            )
-        code = seat.face_down.pop(index)
-        rank = _RANK_OF[code]
-        if rank and _OK[self._top][rank]:
-            self._laid(seat, rank, (code,))
-        else:
-            self._pile.append(code)
-            self._pick_up(seat)
-            self._pass()
-
-    def _go_out(self, seat: _Seat) -> None:
-        seat.out = True
-        self._finish.append(seat.name)
-        self._left -= 1
-        if self._left == 1:
-            self._finish.extend(s.name for s in self._seats if not s.out)
-            return
-        # Relink every seat (in or out) to the next seat still in, then pass the turn.
-        seats, count = self._seats, len(self._seats)
-        following = -1
-        for i in [*range(count - 1, -1, -1)] * 2:
-            self._next[i] = following
-            if not seats[i].out:
-                following = i
-        self._turn = self._next[self._turn]
-
-    def _pick_up(self, seat: _Seat) -> None:
-        seat.take(self._pile)
-        seat.pickups += 1
-        self._pile = []
-        self._top = 0
-        self._run = 0
-
-    def _pass(self) -> None:
-        self._turn = self._next[self._turn]
+        return self.outcome(turns)
 
 
-def _run(table: Table, steps: Sequence[_Step]) -> Outcome:
-    apply = table._step
-    for at, step in enumerate(steps):
-        apply(step, at)
-    if not table.finished:
-        still_in = len(table._seats) - len(table.finish_order)
-        raise RuleViolation(
-            "not_finished",
-            f"the log ends after {len(steps)} turns with {still_in} players still in",
-            at=len(steps),
-        )
-    return table.outcome(len(steps))
+def _too_low(at: int, rank: int, top: int) -> RuleViolation:
+    return RuleViolation(
+        "too_low", f"turn {at}: {Rank(rank).symbol} is lower than {Rank(top).symbol}", at=at
+    )
 
 
 def replay(log: GameLog) -> Outcome:
     """Replay a log to its end; raises RuleViolation at the first illegal turn, or
     ``not_finished`` if the log stops while two or more players are still in."""
-    return _run(Table(log.players, log.deal, log.stock), [_step_of(turn) for turn in log.turns])
+    table = Table(log.players, log.deal, log.stock)
+    table._play([_step_of(turn) for turn in log.turns], 0)
+    return table._finish_log(len(log.turns))
 
 
 # --- Reading records --------------------------------------------------------------------------
 
 _CODE_BY_TOKEN: dict[str, int] = {str(card): code for code, card in enumerate(_CARDS)}
+#: A one-card play's codes by its token: a tuple built once, not once a turn.
+_ONE_CARD: dict[str, tuple[int, ...]] = {token: (code,) for token, code in _CODE_BY_TOKEN.items()}
 _HAND_FIELDS = (
     ("face_down", FACE_DOWN_CARDS),
     ("face_up", FACE_UP_CARDS),
@@ -668,38 +717,32 @@ _HAND_FIELDS = (
 _LOG_FIELDS = ("deal", "stock", "turns")
 
 
-def _cards(phase: Phase, tokens: object, at: str) -> tuple[Card, ...]:
-    """Parse a card list; canonical tokens take a fast path, the rest go by parse_cards."""
-    if type(tokens) is list:
-        try:
-            return tuple(_CARDS[code] for code in map(_CODE_BY_TOKEN.__getitem__, tokens))
-        except (KeyError, TypeError):
-            pass
-    return tuple(phase.run(parse_cards, tokens, at) or ())
-
-
-def _parse_codes(phase: Phase, tokens: object, at: str) -> tuple[int, ...]:
-    """Codes of the cards at ``at`` by way of parse_cards, which names every bad token."""
-    cards = phase.run(parse_cards, tokens, at)
-    return () if cards is None else tuple(_codes(cards))
+def _card_codes(phase: Phase, tokens: object, at: str) -> list[int]:
+    """The codes of the card list at ``at``: canonical tokens by one lookup each, anything
+    else by :func:`parse_cards`, which names every fault."""
+    codes = token_codes(tokens, _CODE_BY_TOKEN)
+    if codes is not None:
+        return codes
+    return _codes(phase.run(parse_cards, tokens, at) or ())
 
 
 def _turn_codes(phase: Phase, tokens: object, index: int, part: str) -> tuple[int, ...]:
-    """The codes of a turn's ``part`` (none when absent): canonical tokens by the fast
-    path, anything else by :func:`_parse_codes`, which names the fault."""
+    """The codes of a turn's ``part`` (none when absent); the path is spelled out only
+    when a token is not canonical."""
     if tokens is None:
         return ()
     codes = token_codes(tokens, _CODE_BY_TOKEN)
     if codes is not None:
         return tuple(codes)
-    return _parse_codes(phase, tokens, f"turns[{index}].{part}")
+    return tuple(_card_codes(phase, tokens, f"turns[{index}].{part}"))
 
 
-def _read_steps(phase: Phase, raw_turns: list[object], players: frozenset[str]) -> list[_Step]:
-    """Every turn's shape and cards; the hot loop of reading a log, so canonical card
-    tokens take a fast path and field paths are only spelled out for an error."""
-    steps: list[_Step] = []
-    append = steps.append
+def _read_steps(phase: Phase, raw_turns: list[object], players: frozenset[str]) -> Iterator[_Step]:
+    """Every turn's shape and cards, one step a turn, as the replay asks for them (a
+    malformed turn raises ``bad_record``, an unknown card is added to ``phase``). The hot
+    loop of reading a log, so canonical card tokens take a fast path and field paths are
+    only spelled out for an error."""
+    code_of, one_card = _CODE_BY_TOKEN, _ONE_CARD
     for index, raw in enumerate(raw_turns):
         if type(raw) is not dict:
             raise bad_record(f"turns[{index}] must be an object", f"turns[{index}]")
@@ -712,9 +755,24 @@ def _read_steps(phase: Phase, raw_turns: list[object], players: frozenset[str]) 
             )
         play = get("play")
         face_up = get("face_up")
-        pickup = get("pickup")
-        blind = get("blind")
+        if len(raw) == 3 and play is not None and face_up is not None:
+            pickup = blind = None  # its three keys are player, play and face_up
+        else:
+            pickup = get("pickup")
+            blind = get("blind")
         if pickup is None and blind is None:
+            if type(play) is list and play and (face_up is None or face_up == []):
+                # The commonest turns: cards from the hand only, in canonical notation.
+                try:
+                    if len(play) == 1:
+                        codes = one_card[play[0]]
+                    else:
+                        codes = tuple(map(code_of.__getitem__, play))
+                except (KeyError, TypeError):
+                    pass  # named below
+                else:
+                    yield _PLAY, player, codes, (), 0
+                    continue
             codes = _turn_codes(phase, play, index, "play")
             ups = _turn_codes(phase, face_up, index, "face_up")
             if not (play or face_up):  # the raw lists: an unknown card is not "no card"
@@ -722,21 +780,20 @@ def _read_steps(phase: Phase, raw_turns: list[object], players: frozenset[str]) 
                     f"turns[{index}] plays no card: it needs play, face_up, pickup or blind",
                     f"turns[{index}]",
                 )
-            append((_PLAY, player, codes, ups, 0))
+            yield _PLAY, player, codes, ups, 0
         elif pickup is True and blind is None and play is None and face_up is None:
-            append((_PICKUP, player, (), (), 0))
+            yield _PICKUP, player, (), (), 0
         elif pickup is None and is_int(blind) and play is None and face_up is None:
-            append((_BLIND, player, (), (), blind))  # type: ignore[arg-type]
+            yield _BLIND, player, (), (), blind  # type: ignore[misc]
         else:
             raise bad_record(
                 f"turns[{index}] must be {{player, play, face_up}}, {{player, pickup: true}} "
                 "or {player, blind: index}",
                 f"turns[{index}]",
             )
-    return steps
 
 
-def _read_deal(phase: Phase, raw: object, players: Sequence[str]) -> dict[str, PlayerDeal]:
+def _read_deal(phase: Phase, raw: object, players: Sequence[str]) -> list[_HandCodes]:
     if type(raw) is not dict:
         raise bad_record("deal must be an object with one entry per player", "deal")
     for name in players:
@@ -745,44 +802,40 @@ def _read_deal(phase: Phase, raw: object, players: Sequence[str]) -> dict[str, P
     for key in raw:
         if key not in players:
             raise bad_record(f"deal names {describe(key)}, who is not a player", f"deal.{key}")
-    deal = {}
+    hands: list[_HandCodes] = []
     for name in players:
         entry = raw[name]
         if type(entry) is not dict:
             raise bad_record(f"deal.{_short(name)} must be an object", f"deal.{name}")
-        hands = [
-            tuple(phase.run(parse_cards, field(entry, part, list, at=path), path) or ())
+        face_down, face_up, hand = (
+            _card_codes(phase, field(entry, part, list, at=path), path)
             for part, _ in _HAND_FIELDS
             for path in (f"deal.{name}.{part}",)
-        ]
-        deal[name] = PlayerDeal(*hands)
-    return deal
+        )
+        hands.append((face_down, face_up, hand))
+    return hands
 
 
-def _check_counts(
-    players: Sequence[str], deal: Mapping[str, PlayerDeal], stock: Sequence[Card]
-) -> None:
+def _check_counts(players: Sequence[str], hands: Sequence[_HandCodes], stock: list[int]) -> None:
     errors: list[RulesError] = []
-    for name in players:
-        dealt = deal[name]
-        for part, size in _HAND_FIELDS:
-            got = len(getattr(dealt, part))
-            if got != size:
+    for name, dealt in zip(players, hands, strict=True):
+        for (part, size), cards in zip(_HAND_FIELDS, dealt, strict=True):
+            if len(cards) != size:
                 errors.append(
                     RuleViolation(
                         "bad_deal",
-                        f"{_short(name)} was dealt {got} cards {part.replace('_', ' ')}, "
+                        f"{_short(name)} was dealt {len(cards)} cards {part.replace('_', ' ')}, "
                         f"not {size}",
                         at=f"deal.{name}.{part}",
                     )
                 )
     count = deck_count(len(players))
-    surplus = [-count] * len(_CARDS)  # cards used minus cards in the decks, by code
-    surplus[_JOKER_CODE] = 0
-    for cards in (stock, *(d.face_down + d.face_up + d.hand for d in deal.values())):
-        for code in _codes(cards):
+    used = sorted(chain(stock, *chain.from_iterable(hands)))
+    if used != _sorted_decks(count):
+        surplus = [-count] * len(_CARDS)  # cards used minus cards in the decks, by code
+        surplus[_JOKER_CODE] = 0
+        for code in used:
             surplus[code] += 1
-    if any(surplus):
         missing = [str(_CARDS[c]) for c, n in enumerate(surplus) for _ in range(-n)]
         extra = [str(_CARDS[c]) for c, n in enumerate(surplus) for _ in range(n)]
         errors.append(
@@ -797,36 +850,52 @@ def _check_counts(
     raise_all(errors)
 
 
+@cache
+def _sorted_decks(count: int) -> list[int]:
+    """The codes of ``count`` decks without jokers, sorted (a deal is checked against it)."""
+    return sorted(code for code in range(len(STANDARD_DECK)) for _ in range(count))
+
+
 def _players(record: Mapping[str, object]) -> list[str]:
     if "players" not in record:
         raise bad_record("players is missing", "players")
     return player_names(record["players"], "players", minimum=2)
 
 
-def _read(
-    record: Mapping[str, object], players: Sequence[str]
-) -> tuple[dict[str, PlayerDeal], tuple[Card, ...], list[_Step]]:
-    """Read a full log: structure (exit 2), then every unknown card, then ``bad_deal``."""
+def _log_turns(record: Mapping[str, object]) -> list[object]:
     for name in _LOG_FIELDS:
         if record.get(name) is None:
             raise bad_record(f"{name} is missing", name)
     raw_turns = record["turns"]
     if type(raw_turns) is not list:
         raise bad_record("turns must be a list", "turns")
+    return raw_turns
+
+
+def _read(
+    record: Mapping[str, object], players: Sequence[str]
+) -> tuple[list[_HandCodes], list[int], list[_Step]]:
+    """Read a full log: structure (exit 2), then every unknown card, then ``bad_deal``."""
+    raw_turns = _log_turns(record)
     with Phase() as phase:
-        deal = _read_deal(phase, record["deal"], players)
-        stock = _cards(phase, record["stock"], "stock")
-        steps = _read_steps(phase, raw_turns, frozenset(players))
-    _check_counts(players, deal, stock)
-    return deal, stock, steps
+        hands = _read_deal(phase, record["deal"], players)
+        stock = _card_codes(phase, record["stock"], "stock")
+        steps = list(_read_steps(phase, raw_turns, frozenset(players)))
+    _check_counts(players, hands, stock)
+    return hands, stock, steps
 
 
 def read_log(record: Mapping[str, object]) -> GameLog:
     """The full log of a record (``players``, ``deal``, ``stock``, ``turns``), checked in
     phases: structure (exit 2), then every unknown card, then ``bad_deal``; not replayed."""
     players = _players(record)
-    deal, stock, steps = _read(record, players)
-    return GameLog(tuple(players), deal, stock, tuple(_turn_of(step) for step in steps))
+    hands, stock, steps = _read(record, players)
+    deal = {
+        name: PlayerDeal(*(tuple(_CARDS[code] for code in part) for part in dealt))
+        for name, dealt in zip(players, hands, strict=True)
+    }
+    stock_cards = tuple(_CARDS[code] for code in stock)
+    return GameLog(tuple(players), deal, stock_cards, tuple(_turn_of(step) for step in steps))
 
 
 def _short_result(raw: object, players: Sequence[str]) -> Outcome:
@@ -853,253 +922,40 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
         )
     if has_short:
         return _short_result(record["finish_order"], players).as_result()
-    fast = _replay_legal_log(record, players)
-    if fast is not None:
-        return fast
-    return _check_log(record, players)
+    return check_log(record, players).as_result()
 
 
-def _check_log(record: Mapping[str, object], players: Sequence[str]) -> dict[str, object]:
-    """A log through every phase, in RULES.md's order: the result, or every fault of the
-    first phase that fails."""
-    deal, stock, steps = _read(record, players)
-    return _run(Table(players, deal, stock), steps).as_result()
+def check_log(record: Mapping[str, object], players: Sequence[str]) -> Outcome:
+    """A log in RULES.md's phases: structure, cards, counts, then the replay to the first
+    illegal turn. The outcome, or every fault of the first phase that fails.
 
-
-# --- The checker's fast path -------------------------------------------------------------------
-#
-# Bulk imports are mostly valid logs. _replay_legal_log reads and replays a log in one pass,
-# on card codes and local variables (no turn objects, no method calls per turn), and gives up
-# (``None``) at the first thing that is not plainly legal: a card token that is not
-# canonical, a deal that is not right, any malformed or illegal turn, a log that does not
-# end with its last turn. The checker then runs the phases from the start (_check_log), which
-# report every fault in RULES.md's order. So the fast path decides nothing on its own: it
-# accepts only what the phases accept, with the same outcome; the tests replay logs both ways.
-# Each step below is the Table method of the same name, inlined.
-
-
-def _replay_legal_log(
-    record: Mapping[str, object], players: Sequence[str]
-) -> dict[str, object] | None:
-    """The result of a canonical, legal, finished log; ``None`` for anything else."""
-    raw_deal, raw_turns = record.get("deal"), record.get("turns")
-    if type(raw_deal) is not dict or type(raw_turns) is not list or len(raw_deal) != len(players):
-        return None
-    stock = token_codes(record.get("stock"), _CODE_BY_TOKEN)
-    if stock is None:
-        return None
-    count = len(players)
-    surplus = [-deck_count(count)] * len(_CARDS)  # cards used minus cards in the decks
-    surplus[_JOKER_CODE] = 0
-    for code in stock:
-        surplus[code] += 1
-    rank_of = _RANK_OF
-    hands: list[list[int]] = []  # per seat: copies held of each card code
-    ranks: list[list[int]] = []  # per seat: cards held of each rank
-    sizes: list[int] = []
-    face_ups: list[list[int]] = []
-    face_downs: list[list[int]] = []
-    for name in players:
-        entry = raw_deal.get(name)
-        if type(entry) is not dict:
-            return None
-        parts = []
-        for part, size in _HAND_FIELDS:
-            codes = token_codes(entry.get(part), _CODE_BY_TOKEN)
-            if codes is None or len(codes) != size:
-                return None
-            for code in codes:
-                surplus[code] += 1
-            parts.append(codes)
-        dealt_down, dealt_up, dealt = parts
-        held = [0] * len(_CARDS)
-        by_rank = [0] * 14
-        for code in dealt:
-            held[code] += 1
-            by_rank[rank_of[code]] += 1
-        hands.append(held)
-        ranks.append(by_rank)
-        sizes.append(len(dealt))
-        face_ups.append(dealt_up)
-        face_downs.append(dealt_down)
-    if any(surplus):
-        return None
-
-    ok_on = _OK
-    goes_getters = _GOES_GETTERS
-    code_of = _CODE_BY_TOKEN
-    pickups = [0] * count
-    out = [False] * count
-    following = [(seat + 1) % count for seat in range(count)]
-    finish: list[str] = []
-    pile: list[int] = []
-    top = run = sweeps = drawn = turn = 0
-    still_in = count
-    stock_size = len(stock)
-    for raw in raw_turns:
-        if type(raw) is not dict or still_in <= 1:
-            return None
-        get = raw.get
-        seat = turn
-        if get("player") != players[seat]:
-            return None
-        play, face_up = get("play"), get("face_up")
-        # Three keys, player, play and face_up, leave no room for pickup or blind.
-        if (len(raw) == 3 and play is not None and face_up is not None) or (
-            get("pickup") is None and get("blind") is None
-        ):
-            # A play: cards of one rank from the hand and/or the face-up cards.
-            held = hands[seat]
-            if (
-                type(play) is list
-                and play
-                and not face_up
-                and (face_up is None or type(face_up) is list)
-            ):
-                # The commonest turns, cards from the hand only, in short (Table._play).
-                played = len(play)
-                try:
-                    if played == 1:
-                        code = code_of[play[0]]
-                        rank = rank_of[code]
-                        if not held[code] or not ok_on[top][rank]:
-                            return None
-                        held[code] -= 1
-                        pile.append(code)
-                    else:
-                        codes = list(map(code_of.__getitem__, play))
-                        rank = rank_of[codes[0]]
-                        if not ok_on[top][rank]:
-                            return None
-                        for code in codes:
-                            if not held[code] or rank_of[code] != rank:
-                                return None
-                            held[code] -= 1
-                        pile.extend(codes)
-                except (KeyError, TypeError):
-                    return None
-                ranks[seat][rank] -= played
-                sizes[seat] -= played
-            else:
-                codes = [] if play is None else token_codes(play, _CODE_BY_TOKEN)
-                ups = [] if face_up is None else token_codes(face_up, _CODE_BY_TOKEN)
-                if codes is None or ups is None:
-                    return None
-                cards = codes + ups
-                if not cards:
-                    return None
-                rank = rank_of[cards[0]]
-                if not ok_on[top][rank] or any(rank_of[code] != rank for code in cards):
-                    return None
-                if ups:
-                    if not codes and (sizes[seat] or drawn < stock_size):
-                        return None
-                    remaining = list(face_ups[seat])
-                    for code in ups:
-                        if code not in remaining:
-                            return None
-                        remaining.remove(code)
-                    face_ups[seat] = remaining
-                for code in codes:
-                    if not held[code]:
-                        return None
-                    held[code] -= 1
-                ranks[seat][rank] -= len(codes)
-                sizes[seat] -= len(codes)
-                pile.extend(cards)
-                played = len(cards)
-        elif play is None and face_up is None:
-            pickup, blind = get("pickup"), get("blind")
-            down = face_downs[seat]
-            if pickup is True and blind is None:
-                # A pickup, only without a legal play (Table._can_play).
-                if sizes[seat]:
-                    if any(goes_getters[top](ranks[seat])):
-                        return None
-                elif drawn >= stock_size:
-                    if face_ups[seat]:
-                        ok = ok_on[top]
-                        if any(ok[rank_of[code]] for code in face_ups[seat]):
-                            return None
-                    elif down:
-                        return None
-            elif type(blind) is int and pickup is None:
-                # A blind card: only once hand, stock and face-up cards are gone.
-                if sizes[seat] or drawn < stock_size or face_ups[seat]:
-                    return None
-                if not 0 <= blind < len(down):
-                    return None
-                code = down.pop(blind)
-                rank = rank_of[code]
-                if rank and ok_on[top][rank]:
-                    pile.append(code)
-                    played = 1
-                    pickup = None
-                else:
-                    pile.append(code)  # it cannot go: it is taken up with the pile
-                    pickup = True
-            else:
-                return None
-            if pickup:
-                # Table._pick_up, then the turn passes.
-                held, by_rank = hands[seat], ranks[seat]
-                for code in pile:
-                    held[code] += 1
-                    by_rank[rank_of[code]] += 1
-                sizes[seat] += len(pile)
-                pickups[seat] += 1
-                pile = []
-                top = run = 0
-                turn = following[turn]
-                continue
-        else:
-            return None
-        # Table._laid: maybe a sweep, the draw, maybe going out, and the turn.
-        if rank == top:
-            run += played
-        else:
-            top = rank
-            run = played
-        swept = rank == 10 or run >= SWEEP_RUN
-        if swept:
-            pile.clear()
-            top = run = 0
-            sweeps += 1
-        size = sizes[seat]
-        if drawn < stock_size and size < DRAW_UP_TO:
-            start = drawn
-            drawn = min(drawn + DRAW_UP_TO - size, stock_size)
-            held, by_rank = hands[seat], ranks[seat]
-            for code in stock[start:drawn]:
-                held[code] += 1
-                by_rank[rank_of[code]] += 1
-            sizes[seat] += drawn - start
-        if sizes[seat] or face_ups[seat] or face_downs[seat]:
-            if not swept:
-                turn = following[turn]
-            continue
-        # Table._go_out
-        out[seat] = True
-        finish.append(players[seat])
-        still_in -= 1
-        if still_in == 1:
-            finish.extend(name for name, gone in zip(players, out, strict=True) if not gone)
-            continue
-        after = -1
-        for index in [*range(count - 1, -1, -1)] * 2:
-            following[index] = after
-            if not out[index]:
-                after = index
-        turn = following[turn]
-    if still_in > 1:
-        return None
-    return {
-        "finish_order": finish,
-        "idiot": finish[-1],
-        "turns": len(raw_turns),
-        "pickups": dict(zip(players, pickups, strict=True)),
-        "sweeps": sweeps,
-    }
+    The turns are read as the replay plays them, in one pass; once it stops (at an illegal
+    turn, or never started: a card or count of the deal is wrong) the rest are still read,
+    so that a malformed turn or an unknown card anywhere comes first, as the phases say.
+    """
+    raw_turns = _log_turns(record)
+    phase = Phase()
+    hands = _read_deal(phase, record["deal"], players)
+    stock = _card_codes(phase, record["stock"], "stock")
+    steps = _read_steps(phase, raw_turns, frozenset(players))
+    fault: RulesError | None = None
+    table = None
+    if not phase.errors:
+        try:
+            _check_counts(players, hands, stock)
+            table = Table._dealt(players, hands, stock)
+            table._play(steps, 0)
+        except RuleViolation as error:  # an ErrorGroup of bad_deal faults is one too
+            fault = error
+        except ErrorGroup as error:
+            fault = error
+    for _ in steps:  # the turns the replay did not reach: their shapes and cards
+        pass
+    raise_all(phase.errors)
+    if fault is not None:
+        raise fault
+    assert table is not None
+    return table._finish_log(len(raw_turns))
 
 
 # --- Statistics -------------------------------------------------------------------------------

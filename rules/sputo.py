@@ -68,12 +68,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import chain
-from typing import Final, TypeAlias
+from typing import Final, TypeAlias, cast
 
 from rules.cards import JOKER, STANDARD_DECK, Card, Suit, decks, parse_cards, token_codes
-from rules.errors import RulesError, RuleViolation, describe, raise_all
+from rules.errors import MalformedRecordError, RulesError, RuleViolation, describe, raise_all
 from rules.house_rules import parse_house_rules
-from rules.records import Phase, bad_record, expect, is_int, is_number, player_names
+from rules.records import Phase, bad_record, expect, is_int, player_names
 from rules.records import field as required_field
 
 __all__ = [
@@ -413,6 +413,14 @@ _DECKS: Final[dict[Variant, Counter[int]]] = {
     Variant.MODERN: Counter(_encode(decks(2, jokers_per_deck=2))),
     Variant.SINGLE_DECK: Counter(_encode(decks(1, jokers_per_deck=2))),
 }
+#: The same cards as sorted lists: a deal is checked by sorting its codes and comparing
+#: once, and counted only to say what is missing or extra.
+_SORTED_DECKS: Final[dict[Variant, list[int]]] = {
+    variant: sorted(cards.elements()) for variant, cards in _DECKS.items()
+}
+
+#: One player's cards as codes: piles bottom -> top, and the stock top first.
+_HandCodes: TypeAlias = tuple[list[list[int]], list[int]]
 
 
 def validate_deal(deal: Deal, variant: Variant) -> None:
@@ -422,48 +430,60 @@ def validate_deal(deal: Deal, variant: Variant) -> None:
     player's piles and stock to be one 52-card deck; the other variants need the two
     players' cards together to be exactly the decks with their jokers (any cut).
     """
+    hands = [([_encode(pile) for pile in hand.piles], _encode(hand.stock)) for hand in deal.hands]
+    _validate_codes(deal.players, hands, variant)
+
+
+def _validate_codes(players: Sequence[str], hands: Sequence[_HandCodes], variant: Variant) -> None:
     errors: list[RulesError] = []
-    layout = variant.layout
-    for name, hand in zip(deal.players, deal.hands, strict=True):
-        sizes = [len(pile) for pile in hand.piles]
-        if sorted(sizes) != sorted(layout):
+    layout = sorted(variant.layout)
+    for name, (piles, _) in zip(players, hands, strict=True):
+        sizes = [len(pile) for pile in piles]
+        if sorted(sizes) != layout:
             errors.append(
                 RuleViolation(
                     "bad_deal",
-                    f"{name}'s piles have sizes {sizes}, expected {list(layout)} "
+                    f"{name}'s piles have sizes {sizes}, expected {list(variant.layout)} "
                     f"for {variant.value}"[:300],
                     at=name,
                 )
             )
-    want = _DECKS[variant]
+    want = _SORTED_DECKS[variant]
+    cards = [[*chain.from_iterable(piles), *stock] for piles, stock in hands]
     if variant is Variant.CLASSIC:
-        for name, hand in zip(deal.players, deal.hands, strict=True):
-            have = Counter(_encode(hand.cards))
-            if have != want:
+        for name, own in zip(players, cards, strict=True):
+            if sorted(own) != want:
                 errors.append(
                     RuleViolation(
                         "bad_deal",
                         f"{name}'s piles and stock are not one 52-card deck: "
-                        + _difference(have, want),
+                        + _difference(Counter(own), _DECKS[variant]),
                         at=name,
                     )
                 )
-    else:
-        have = Counter(_encode(deal.hands[0].cards))
-        have.update(_encode(deal.hands[1].cards))
-        if have != want:
-            errors.append(
-                RuleViolation(
-                    "bad_deal",
-                    f"the players' cards together are not {variant.decks} deck(s) with "
-                    f"{variant.jokers} jokers: " + _difference(have, want),
-                    at="deal",
-                )
+    elif sorted(cards[0] + cards[1]) != want:
+        errors.append(
+            RuleViolation(
+                "bad_deal",
+                f"the players' cards together are not {variant.decks} deck(s) with "
+                f"{variant.jokers} jokers: "
+                + _difference(Counter(cards[0] + cards[1]), _DECKS[variant]),
+                at="deal",
             )
+        )
     raise_all(errors)
 
 
 # -- the game ---------------------------------------------------------------------------
+#
+# The game takes its events as steps: ``(kind, seat, pile, center, stocks, t)``, read once
+# from a record (:func:`_read_events`) or made from an event object (:func:`_step_of`).
+# ``seat`` is 0 or 1 (0 for a flip or a restock), ``stocks`` a restock's new stocks as
+# card codes top first (``None`` otherwise), ``t`` the event's time, kept for the event
+# objects and not used by the rules.
+
+_PLAY, _FLIP, _SPLASH, _RESTOCK = 0, 1, 2, 3
+_Step: TypeAlias = tuple[int, int, int, int, "tuple[list[int], list[int]] | None", Time]
 
 
 def _violation(code: str, index: int, message: str) -> RuleViolation:
@@ -474,9 +494,9 @@ class Game:
     """A Sputo game in progress, advanced one event at a time by :meth:`apply`.
 
     Players are seats 0 and 1 (the order of ``deal.players``); centre pile ``i`` is fed
-    by seat ``i``'s stock. The replay and the bot both drive this class, so what the
-    bot does is what the checker accepts. The deal is not validated here (see
-    :func:`validate_deal`).
+    by seat ``i``'s stock. The checker's replay, the bot and :func:`replay` all drive
+    this class, so what the bot does is what the checker accepts. The deal is not
+    validated here (see :func:`validate_deal`).
 
     >>> deal = deal_from_json(
     ...     {"A": {"piles": [["2S"]], "stock": ["KD"]}, "B": {"piles": [["9C"]], "stock": ["AH"]}},
@@ -511,17 +531,38 @@ class Game:
     )
 
     def __init__(self, deal: Deal, variant: Variant, options: Options) -> None:
-        self.players = deal.players
+        hands = [
+            ([_encode(pile) for pile in hand.piles], _encode(hand.stock)) for hand in deal.hands
+        ]
+        self._setup(deal.players, hands, variant, options)
+
+    @classmethod
+    def _dealt(
+        cls, players: Sequence[str], hands: Sequence[_HandCodes], variant: Variant, options: Options
+    ) -> Game:
+        """A game dealt ``hands`` (card codes, taken over by the game)."""
+        game = cls.__new__(cls)
+        game._setup(players, hands, variant, options)
+        return game
+
+    def _setup(
+        self,
+        players: Sequence[str],
+        hands: Sequence[_HandCodes],
+        variant: Variant,
+        options: Options,
+    ) -> None:
+        self.players = (players[0], players[1])
         self.variant = variant
         self.options = options
-        self._seat = {name: seat for seat, name in enumerate(deal.players)}
+        self._seat = {name: seat for seat, name in enumerate(self.players)}
         self._fits = _FITS[options.suit_match]
         #: piles[seat][pile] holds card codes bottom -> top.
-        self.piles = [[_encode(pile) for pile in hand.piles] for hand in deal.hands]
+        self.piles = [piles for piles, _ in hands]
         #: stocks[seat] holds card codes with the top card LAST (so a flip is a pop).
-        self.stocks = [_encode(reversed(hand.stock)) for hand in deal.hands]
+        self.stocks = [stock[::-1] for _, stock in hands]
         self.centers: list[list[int]] = [[], []]
-        self.left = [sum(len(pile) for pile in hand.piles) for hand in deal.hands]
+        self.left = [sum(map(len, piles)) for piles in self.piles]
         self.blocked = [False, False]
         self.started = False
         self.awaiting_restock = False
@@ -547,6 +588,10 @@ class Game:
         """The ``(pile, center)`` plays open to ``seat`` now."""
         if not self._playing() or self.blocked[seat]:
             return []
+        return self._fitting(seat)
+
+    def _fitting(self, seat: int) -> list[tuple[int, int]]:
+        """The ``(pile, center)`` pairs where the top of one of ``seat``'s piles fits."""
         fits = self._fits
         found = []
         for index, pile in enumerate(self.piles[seat]):
@@ -576,96 +621,137 @@ class Game:
 
     def apply(self, event: Event, index: int) -> None:
         """Play ``event`` (the ``index``-th of the log), or raise :class:`RuleViolation`."""
-        if self.winner is not None:
-            raise _violation(
-                "after_end", index, f"the game is over: {self.players[self.winner]} has won"
-            )
-        kind = type(event)
-        if kind is Play:
-            self._play(event, index)  # type: ignore[arg-type]
-        elif kind is Flip:
-            self._flip(index)
-        elif kind is Splash:
-            self._splash(event, index)  # type: ignore[arg-type]
-        elif kind is Restock:
-            self._restock(event, index)  # type: ignore[arg-type]
-        else:
-            raise bad_record(
-                f"event {index} is not a Sputo event: {type(event).__name__}"[:200], index
-            )
+        if self.winner is not None:  # whatever the event, and whoever plays it
+            raise _after_end(self.players, self.winner, index)
+        self._run((_step_of(event, self._seat, index),), index)
 
-    def _seat_of(self, player: str, index: int) -> int:
-        seat = self._seat.get(player)
-        if seat is None:
-            raise bad_record(f"event {index}: {describe(player)} is not a player"[:200], index)
-        return seat
+    def _run(self, steps: Iterable[_Step], start: int) -> None:
+        """Play ``steps``, the first being event ``start`` of the log; raise
+        :class:`RuleViolation` at the first illegal one, the game left as the last legal
+        one left it.
 
-    def _play(self, event: Play, index: int) -> None:
-        seat = self._seat_of(event.player, index)
-        name = event.player
-        if self.awaiting_restock:
-            raise _violation("illegal_play", index, "a restock must follow the last flip")
-        if not self.started:
-            raise _violation("illegal_play", index, "the game starts with a flip")
-        if self.blocked[seat]:
-            raise _violation("blocked", index, f"{name} may not play until the next flip (splash)")
-        if event.center not in (0, 1):
-            raise bad_record(
-                f"event {index}: there is no centre {describe(event.center)}: 0 or 1"[:200], index
-            )
-        piles = self.piles[seat]
-        if not 0 <= event.pile < len(piles):
-            raise _violation(
-                "illegal_play",
-                index,
-                f"{name} has no pile {describe(event.pile)}: his piles are 0 to {len(piles) - 1}",
-            )
-        pile = piles[event.pile]
-        if not pile:
-            raise _violation("illegal_play", index, f"{name}'s pile {event.pile} is empty")
-        center = self.centers[event.center]
-        card = pile[-1]
-        if not center:
-            raise _violation(
-                "illegal_play",
-                index,
-                f"{_card_text(card)} cannot go on centre {event.center}: it is empty",
-            )
-        if not self._fits[card][center[-1]]:
-            raise _violation(
-                "illegal_play", index, f"{_card_text(card)} does not go on {_card_text(center[-1])}"
-            )
-        center.append(pile.pop())
-        self.plays += 1
-        self.left[seat] -= 1
-        if self.left[seat] == 0:
-            self.winner = seat
+        This is the game's only statement of its rules, in one loop: a replay of a
+        thousand logs spends most of its time here, and a method call per event would
+        cost more than the event itself.
+        """
+        piles, centers, stocks = self.piles, self.centers, self.stocks
+        left, blocked, fits, players = self.left, self.blocked, self._fits, self.players
+        started, awaiting, winner = self.started, self.awaiting_restock, self.winner
+        plays, flips = self.plays, self.flips
+        try:
+            for index, (kind, seat, pile_index, center_index, restocked, _) in enumerate(
+                steps, start
+            ):
+                if winner is not None:
+                    raise _after_end(players, winner, index)
+                if kind == _PLAY:
+                    if awaiting:
+                        raise _violation(
+                            "illegal_play", index, "a restock must follow the last flip"
+                        )
+                    if not started:
+                        raise _violation("illegal_play", index, "the game starts with a flip")
+                    if blocked[seat]:
+                        raise _violation(
+                            "blocked",
+                            index,
+                            f"{players[seat]} may not play until the next flip (splash)",
+                        )
+                    own = piles[seat]
+                    if not 0 <= pile_index < len(own):
+                        raise _violation(
+                            "illegal_play",
+                            index,
+                            f"{players[seat]} has no pile {describe(pile_index)}: "
+                            f"his piles are 0 to {len(own) - 1}",
+                        )
+                    pile = own[pile_index]
+                    if not pile:
+                        raise _violation(
+                            "illegal_play", index, f"{players[seat]}'s pile {pile_index} is empty"
+                        )
+                    center = centers[center_index]
+                    card = pile[-1]
+                    if not center:
+                        raise _violation(
+                            "illegal_play",
+                            index,
+                            f"{_card_text(card)} cannot go on centre {center_index}: it is empty",
+                        )
+                    if not fits[card][center[-1]]:
+                        raise _violation(
+                            "illegal_play",
+                            index,
+                            f"{_card_text(card)} does not go on {_card_text(center[-1])}",
+                        )
+                    center.append(pile.pop())
+                    plays += 1
+                    left[seat] -= 1
+                    if not left[seat]:
+                        winner = seat
+                elif kind == _FLIP:
+                    if awaiting:
+                        raise _violation(
+                            "illegal_flip",
+                            index,
+                            "both stocks are empty: a restock must come first",
+                        )
+                    if started and self.variant is Variant.CLASSIC:
+                        self._refuse_flip_while_a_play_exists(index)
+                    started = True
+                    flips += 1
+                    blocked[0] = blocked[1] = False
+                    if stocks[0] or stocks[1]:
+                        self._turn()
+                    else:
+                        awaiting = True
+                elif kind == _SPLASH:
+                    if not self.options.splash:
+                        raise _violation(
+                            "illegal_splash", index, "splash is not an option of this game"
+                        )
+                    if not started or awaiting:
+                        why = "a restock is due" if awaiting else "the game starts with a flip"
+                        raise _violation("illegal_splash", index, f"no splash now: {why}")
+                    first, second = centers
+                    if not first or not second or first[-1] >> 2 != second[-1] >> 2:
+                        tops = " and ".join(_card_text(c[-1]) if c else "nothing" for c in centers)
+                        raise _violation(
+                            "illegal_splash", index, f"the centre tops {tops} do not match"
+                        )
+                    blocked[1 - seat] = True
+                else:
+                    if not awaiting:
+                        raise _violation(
+                            "illegal_flip",
+                            index,
+                            "a restock only follows a flip that finds both stocks empty",
+                        )
+                    assert restocked is not None
+                    self._restock(restocked, index)
+                    awaiting = False
+                    self._turn()
+        finally:
+            self.started, self.awaiting_restock, self.winner = started, awaiting, winner
+            self.plays, self.flips = plays, flips
 
-    def _flip(self, index: int) -> None:
-        if self.awaiting_restock:
-            raise _violation(
-                "illegal_flip", index, "both stocks are empty: a restock must come first"
-            )
-        if self.started and self.variant is Variant.CLASSIC:
-            for seat in (0, 1):
-                plays = self.legal_plays(seat)
-                if plays:
-                    pile, center = plays[0]
-                    card = self.piles[seat][pile][-1]
-                    top = self.centers[center][-1]
-                    raise _violation(
-                        "illegal_flip",
-                        index,
-                        f"in classic a flip needs both players stuck, but "
-                        f"{self.players[seat]} can play {_card_text(card)} on {_card_text(top)}",
-                    )
-        self.started = True
-        self.flips += 1
-        self.blocked[0] = self.blocked[1] = False
-        if not self.stocks[0] and not self.stocks[1]:
-            self.awaiting_restock = True
-            return
-        self._turn()
+    def _refuse_flip_while_a_play_exists(self, index: int) -> None:
+        """Classic's flip rule: raise ``illegal_flip`` if either player can play (a
+        player blocked by a splash cannot)."""
+        for seat in (0, 1):
+            if self.blocked[seat] or not _any_fits(self.piles[seat], self.centers, self._fits):
+                continue
+            plays = self._fitting(seat)
+            if plays:
+                pile, center = plays[0]
+                card = self.piles[seat][pile][-1]
+                top = self.centers[center][-1]
+                raise _violation(
+                    "illegal_flip",
+                    index,
+                    f"in classic a flip needs both players stuck, but "
+                    f"{self.players[seat]} can play {_card_text(card)} on {_card_text(top)}",
+                )
 
     def _turn(self) -> None:
         """Turn each stock's top card onto its centre pile, splitting a lone stock first."""
@@ -684,30 +770,14 @@ class Game:
             if stocks[seat]:
                 self.centers[seat].append(stocks[seat].pop())
 
-    def _splash(self, event: Splash, index: int) -> None:
-        seat = self._seat_of(event.player, index)
-        if not self.options.splash:
-            raise _violation("illegal_splash", index, "splash is not an option of this game")
-        if not self._playing():
-            why = "a restock is due" if self.awaiting_restock else "the game starts with a flip"
-            raise _violation("illegal_splash", index, f"no splash now: {why}")
-        first, second = self.centers
-        if not first or not second or first[-1] >> 2 != second[-1] >> 2:
-            tops = " and ".join(_card_text(c[-1]) if c else "nothing" for c in self.centers)
-            raise _violation("illegal_splash", index, f"the centre tops {tops} do not match")
-        self.blocked[1 - seat] = True
-
-    def _restock(self, event: Restock, index: int) -> None:
-        if not self.awaiting_restock:
-            raise _violation(
-                "illegal_flip", index, "a restock only follows a flip that finds both stocks empty"
-            )
-        new = [_encode(reversed(event.stock_of(name))) for name in self.players]
-        have = Counter(new[0])
-        have.update(new[1])
-        want = Counter(self.centers[0])
-        want.update(self.centers[1])
-        if have != want:
+    def _restock(self, restocked: tuple[list[int], list[int]], index: int) -> None:
+        """The centre cards become the new stocks (given top first), or ``bad_deal``."""
+        first, second = restocked
+        if sorted(first + second) != sorted(self.centers[0] + self.centers[1]):
+            have = Counter(first)
+            have.update(second)
+            want = Counter(self.centers[0])
+            want.update(self.centers[1])
             missing = _cards_text((want - have).elements())
             extra = _cards_text((have - want).elements())
             raise _violation(
@@ -716,10 +786,9 @@ class Game:
                 f"the new stocks are not the centre cards (missing: {missing or 'none'}; "
                 f"extra: {extra or 'none'})",
             )
-        self.stocks = new
-        self.centers = [[], []]
-        self.awaiting_restock = False
-        self._turn()
+        self.stocks[0], self.stocks[1] = first[::-1], second[::-1]
+        self.centers[0].clear()
+        self.centers[1].clear()
 
     # -- the end -----------------------------------------------------------------------
 
@@ -733,6 +802,52 @@ class Game:
             plays=self.plays,
             flips=self.flips,
         )
+
+    def _finish(self, events: int) -> Outcome:
+        """The outcome of a log of ``events`` events, or ``not_finished``."""
+        outcome = self.outcome()
+        if outcome is None:
+            raise RuleViolation(
+                "not_finished",
+                f"the log ends after {events} events with no winner: "
+                f"{self.players[0]} has {self.left[0]} cards in his piles, "
+                f"{self.players[1]} has {self.left[1]}",
+                at=None,
+            )
+        return outcome
+
+
+def _after_end(players: tuple[str, str], winner: int, index: int) -> RuleViolation:
+    return _violation("after_end", index, f"the game is over: {players[winner]} has won")
+
+
+def _step_of(event: Event, seats: dict[str, int], index: int) -> _Step:
+    """The step of an event object; a player who is not in the game is ``bad_record``."""
+    kind = type(event)
+    if kind is Play:
+        play: Play = event  # type: ignore[assignment]
+        if play.center != 0 and play.center != 1:
+            message = f"event {index}: there is no centre {describe(play.center)}: 0 or 1"
+            raise bad_record(message[:200], index)
+        return _PLAY, _seat_of(seats, play.player, index), play.pile, play.center, None, play.t
+    if kind is Flip:
+        return _FLIP, 0, 0, 0, None, event.t
+    if kind is Splash:
+        splash: Splash = event  # type: ignore[assignment]
+        return _SPLASH, _seat_of(seats, splash.player, index), 0, 0, None, splash.t
+    if kind is Restock:
+        restock: Restock = event  # type: ignore[assignment]
+        names = list(seats)
+        stocks = (_encode(restock.stock_of(names[0])), _encode(restock.stock_of(names[1])))
+        return _RESTOCK, 0, 0, 0, stocks, restock.t
+    raise bad_record(f"event {index} is not a Sputo event: {type(event).__name__}"[:200], index)
+
+
+def _seat_of(seats: dict[str, int], player: str, index: int) -> int:
+    seat = seats.get(player)
+    if seat is None:
+        raise bad_record(f"event {index}: {describe(player)} is not a player"[:200], index)
+    return seat
 
 
 def replay(
@@ -750,22 +865,14 @@ def replay(
     if check_deal:
         validate_deal(deal, variant)
     game = Game(deal, variant, options)
-    apply = game.apply
     for index, event in enumerate(events):
-        apply(event, index)
-    outcome = game.outcome()
-    if outcome is None:
-        raise RuleViolation(
-            "not_finished",
-            f"the log ends after {len(events)} events with no winner: "
-            f"{game.players[0]} has {game.left[0]} cards in his piles, "
-            f"{game.players[1]} has {game.left[1]}",
-            at=None,
-        )
-    return outcome
+        game.apply(event, index)
+    return game._finish(len(events))
 
 
 # -- reading records --------------------------------------------------------------------
+
+_CODE_OF_TOKEN: Final[dict[str, int]] = {str(card): code for card, code in _CODE.items()}
 
 
 def _read_deal_structure(value: object, players: Sequence[str]) -> dict[str, dict[str, object]]:
@@ -776,11 +883,18 @@ def _read_deal_structure(value: object, players: Sequence[str]) -> dict[str, dic
         )
     hands: dict[str, dict[str, object]] = {}
     for name in players:
-        hand = expect(deal[name], dict, f"deal.{name}")
-        piles = required_field(hand, "piles", list, at=f"deal.{name}.piles")
+        # A field's path is spelled out only for its error: this runs for every log.
+        hand = deal[name]
+        if type(hand) is not dict:
+            expect(hand, dict, f"deal.{name}")
+        piles = hand.get("piles")
+        if type(piles) is not list:
+            piles = required_field(hand, "piles", list, at=f"deal.{name}.piles")
         for index, pile in enumerate(piles):
-            expect(pile, list, f"deal.{name}.piles[{index}]")
-        required_field(hand, "stock", list, at=f"deal.{name}.stock")
+            if type(pile) is not list:
+                expect(pile, list, f"deal.{name}.piles[{index}]")
+        if type(hand.get("stock")) is not list:
+            required_field(hand, "stock", list, at=f"deal.{name}.stock")
         hands[name] = hand
     return hands
 
@@ -790,95 +904,128 @@ def deal_from_json(value: object, players: Sequence[str]) -> Deal:
     every unknown card is reported (``unknown_card``, all together)."""
     hands = _read_deal_structure(value, players)
     with Phase() as phase:
-        parsed = [phase.run(_parse_hand, hands[name], name) for name in players]
-    return Deal(
-        players=(players[0], players[1]),
-        hands=(parsed[0], parsed[1]),  # type: ignore[arg-type]
+        parsed = [phase.run(_hand_codes, hands[name], name) for name in players]
+    first, second = (
+        PlayerDeal(
+            tuple(tuple(_CARD[code] for code in pile) for pile in piles),
+            tuple(_CARD[code] for code in stock),
+        )
+        for piles, stock in cast(list[_HandCodes], parsed)
     )
+    return Deal(players=(players[0], players[1]), hands=(first, second))
 
 
-def _parse_hand(hand: dict[str, object], name: str) -> PlayerDeal:
+def _hand_codes(hand: dict[str, object], name: str) -> _HandCodes:
+    """The codes of one player's piles and stock (their structure checked); every unknown
+    card of them is reported together."""
     piles: list[object] = hand["piles"]  # type: ignore[assignment]
     with Phase() as phase:
-        parsed = [
-            phase.run(parse_cards, pile, f"deal.{name}.piles[{index}]")
-            for index, pile in enumerate(piles)
-        ]
-        stock = phase.run(parse_cards, hand["stock"], f"deal.{name}.stock")
-    return PlayerDeal(tuple(tuple(pile or ()) for pile in parsed), tuple(stock or ()))
+        codes = [_codes_at(phase, pile, name, ".piles[", index) for index, pile in enumerate(piles)]
+        stock = _codes_at(phase, hand["stock"], name, ".stock", None)
+    return codes, stock
+
+
+def _codes_at(phase: Phase, tokens: object, name: str, part: str, index: int | None) -> list[int]:
+    """The codes of the card list at ``deal.<name><part>[index]``: canonical tokens by one
+    lookup each, anything else by :func:`parse_cards`, which names every fault."""
+    codes = token_codes(tokens, _CODE_OF_TOKEN)
+    if codes is not None:
+        return codes
+    at = f"deal.{name}{part}" if index is None else f"deal.{name}{part}{index}]"
+    return _encode(phase.run(parse_cards, tokens, at) or ())
 
 
 _EVENT_TYPES: Final = ("flip", "play", "splash", "restock")
 
 
-def _time(event: dict[str, object], at: str) -> Time:
-    t = event.get("t")
-    if t is None or is_number(t):
-        return t  # type: ignore[return-value]
-    raise bad_record(f"{at}.t must be a number, not {describe(t)}"[:200], f"{at}.t")
+def _read_events(value: object, players: Sequence[str]) -> list[_Step]:
+    """The steps of a record's ``events``: every event's structure is checked first
+    (``bad_record``), then the restocks' cards (every ``unknown_card`` together)."""
+    raw = expect(value, list, "events")
+    seats = {players[0]: 0, players[1]: 1}
+    steps: list[_Step] = []
+    append = steps.append
+    restocks: list[tuple[int, dict[str, object]]] = []
+    for index, event in enumerate(raw):
+        if type(event) is not dict:
+            raise bad_record(f"events[{index}] must be an object", f"events[{index}]")
+        get = event.get
+        t = get("t")
+        if t is not None and type(t) is not int and type(t) is not float:
+            at = f"events[{index}].t"
+            raise bad_record(f"{at} must be a number, not {describe(t)}"[:200], at)
+        kind = get("type")
+        if kind == "play":
+            pile, center = get("pile"), get("center")
+            if type(pile) is not int:
+                at = f"events[{index}].pile"
+                raise bad_record(f"{at} must be an integer, not {describe(pile)}"[:200], at)
+            if type(center) is not int or (center != 0 and center != 1):
+                at = f"events[{index}].center"
+                raise bad_record(f"{at} must be 0 or 1, not {describe(center)}"[:200], at)
+            try:
+                seat = seats[get("player")]  # type: ignore[index]
+            except (KeyError, TypeError):  # not a player, or not even a name
+                raise _not_a_player(get("player"), index) from None
+            append((_PLAY, seat, pile, center, None, t))
+        elif kind == "flip":
+            append((_FLIP, 0, 0, 0, None, t))
+        elif kind == "splash":
+            try:
+                seat = seats[get("player")]  # type: ignore[index]
+            except (KeyError, TypeError):
+                raise _not_a_player(get("player"), index) from None
+            append((_SPLASH, seat, 0, 0, None, t))
+        elif kind == "restock":
+            stocks = get("stocks")
+            if type(stocks) is not dict or set(stocks) != set(players):
+                at = f"events[{index}].stocks"
+                raise bad_record(f"{at} must hold one card list per player", at)
+            for name in players:
+                expect(stocks[name], list, f"events[{index}].stocks.{name}")
+            restocks.append((len(steps), stocks))
+            append((_RESTOCK, 0, 0, 0, ([], []), t))  # its cards are read below
+        else:
+            at = f"events[{index}].type"
+            raise bad_record(
+                f"{at} must be one of {', '.join(_EVENT_TYPES)}, not {describe(kind)}"[:200], at
+            )
+    if restocks:
+        with Phase() as phase:
+            for index, stocks in restocks:
+                first, second = (
+                    _encode(
+                        phase.run(parse_cards, stocks[name], f"events[{index}].stocks.{name}") or ()
+                    )
+                    for name in players
+                )
+                steps[index] = (_RESTOCK, 0, 0, 0, (first, second), steps[index][5])
+    return steps
 
 
-def _player(event: dict[str, object], at: str, players: Sequence[str]) -> str:
-    player = event.get("player")
-    if not isinstance(player, str) or player not in players:
-        raise bad_record(
-            f"{at}.player must be one of the players, not {describe(player)}"[:200], f"{at}.player"
-        )
-    return player
+def _not_a_player(player: object, index: int) -> MalformedRecordError:
+    at = f"events[{index}].player"
+    return bad_record(f"{at} must be one of the players, not {describe(player)}"[:200], at)
 
 
 def events_from_json(value: object, players: Sequence[str], variant: Variant) -> list[Event]:
     """The events of a record's ``events``: every event's structure is checked first
     (``bad_record``), then the restocks' cards (every ``unknown_card`` together)."""
-    raw = expect(value, list, "events")
     events: list[Event] = []
-    restocks: list[tuple[int, dict[str, object]]] = []
-    for index, event in enumerate(raw):
-        at = f"events[{index}]"
-        if not isinstance(event, dict):
-            raise bad_record(f"{at} must be an object", at)
-        kind = event.get("type")
-        t = _time(event, at)
-        if kind == "play":
-            pile = event.get("pile")
-            center = event.get("center")
-            if not is_int(pile):
-                raise bad_record(
-                    f"{at}.pile must be an integer, not {describe(pile)}"[:200], f"{at}.pile"
-                )
-            if not is_int(center) or center not in (0, 1):
-                raise bad_record(
-                    f"{at}.center must be 0 or 1, not {describe(center)}"[:200], f"{at}.center"
-                )
-            events.append(Play(_player(event, at, players), pile, center, t))  # type: ignore[arg-type]
-        elif kind == "flip":
+    for kind, seat, pile, center, restocked, t in _read_events(value, players):
+        if kind == _PLAY:
+            events.append(Play(players[seat], pile, center, t))
+        elif kind == _FLIP:
             events.append(Flip(t))
-        elif kind == "splash":
-            events.append(Splash(_player(event, at, players), t))
-        elif kind == "restock":
-            stocks = event.get("stocks")
-            if not isinstance(stocks, dict) or set(stocks) != set(players):
-                raise bad_record(f"{at}.stocks must hold one card list per player", f"{at}.stocks")
-            for name in players:
-                expect(stocks[name], list, f"{at}.stocks.{name}")
-            restocks.append((len(events), stocks))
-            events.append(Flip(t))  # placeholder, replaced once the cards are parsed
+        elif kind == _SPLASH:
+            events.append(Splash(players[seat], t))
         else:
-            raise bad_record(
-                f"{at}.type must be one of {', '.join(_EVENT_TYPES)}, not {describe(kind)}"[:200],
-                f"{at}.type",
+            assert restocked is not None
+            stocks = tuple(
+                (name, tuple(_CARD[code] for code in codes))
+                for name, codes in zip(players, restocked, strict=True)
             )
-    if restocks:
-        with Phase() as phase:
-            for index, stocks in restocks:
-                parsed = {
-                    name: phase.run(parse_cards, stocks[name], f"events[{index}].stocks.{name}")
-                    for name in players
-                }
-                events[index] = Restock(
-                    tuple((name, tuple(parsed[name] or ())) for name in players),
-                    events[index].t,
-                )
+            events.append(Restock(stocks, t))
     return events
 
 
@@ -929,194 +1076,25 @@ def check_record(record: dict[str, object]) -> dict[str, object]:
         if record.get(name) is None:
             raise bad_record(f"{name} is missing", name)
     hands = _read_deal_structure(record["deal"], players)
-    raw_events = record["events"]
-    fast = _replay_legal_log(hands, raw_events, players, variant, options)
-    if fast is not None:
-        return fast
-    return _check_log(hands, raw_events, players, variant, options)
+    return check_log(hands, record["events"], players, variant, options).as_dict()
 
 
-def _check_log(
+def check_log(
     hands: dict[str, dict[str, object]],
     raw_events: object,
     players: Sequence[str],
     variant: Variant,
     options: Options,
-) -> dict[str, object]:
-    """A log through every phase, in RULES.md's order: the result, or every fault of the
-    first phase that fails."""
-    # Structure of every event first; then all card tokens, of the deal and the restocks.
+) -> Outcome:
+    """A log in RULES.md's phases: the structure of every event, every card token (of the
+    deal and the restocks), the deal's counts, then the replay to the first illegal event.
+    The outcome, or every fault of the first phase that fails."""
     with Phase() as phase:
-        parsed = [phase.run(_parse_hand, hands[name], name) for name in players]
-        events = phase.run(events_from_json, raw_events, players, variant)
-    deal = Deal((players[0], players[1]), (parsed[0], parsed[1]))  # type: ignore[arg-type]
-    return replay(deal, events or [], variant, options).as_dict()
-
-
-# -- the checker's fast path ------------------------------------------------------------------
-#
-# Bulk imports are mostly valid logs. _replay_legal_log reads and replays a log in one pass
-# on card codes, without building event objects, and gives up (``None``) at the first thing
-# that is not plainly legal: a card token that is not canonical, a deal that is not right,
-# any malformed or illegal event, a log that does not end with its last event. The
-# checker then runs the phases above from the start, which report every fault in RULES.md's
-# order. So the fast path decides nothing on its own: it only accepts what the phases would
-# accept, with the same outcome (the tests replay every log both ways).
-
-_CODE_OF_TOKEN: Final[dict[str, int]] = {str(card): code for card, code in _CODE.items()}
-#: The codes of each variant's cards, sorted (of one player's, in classic).
-_SORTED_DECKS: Final[dict[Variant, list[int]]] = {
-    variant: sorted(cards.elements()) for variant, cards in _DECKS.items()
-}
-
-
-def _replay_legal_log(
-    hands: dict[str, dict[str, object]],
-    raw_events: object,
-    players: Sequence[str],
-    variant: Variant,
-    options: Options,
-) -> dict[str, object] | None:
-    """The result of a canonical, legal, finished log; ``None`` for anything else."""
-    if type(raw_events) is not list:
-        return None
-    piles: list[list[list[int]]] = []
-    stocks: list[list[int]] = []
-    layout = sorted(variant.layout)
-    code_of = _CODE_OF_TOKEN.__getitem__
-    for name in players:
-        # The deal's structure is checked: piles is a list of lists, stock a list.
-        raw_piles: list[list[object]] = hands[name]["piles"]  # type: ignore[assignment]
-        sizes = list(map(len, raw_piles))
-        try:
-            codes = list(map(code_of, chain.from_iterable(raw_piles)))  # type: ignore[arg-type]
-            stock = list(map(code_of, hands[name]["stock"]))  # type: ignore[call-overload]
-        except (KeyError, TypeError):
-            return None
-        if sorted(sizes) != layout:
-            return None
-        own: list[list[int]] = []
-        start = 0
-        for size in sizes:
-            own.append(codes[start : start + size])
-            start += size
-        piles.append(own)
-        stocks.append(stock[::-1])  # the top last, so that a flip is a pop
-    want = _SORTED_DECKS[variant]
-    if variant is Variant.CLASSIC:
-        for own_stock, own_piles in zip(stocks, piles, strict=True):
-            if sorted(own_stock + list(chain.from_iterable(own_piles))) != want:
-                return None
-    elif sorted(stocks[0] + stocks[1] + list(chain.from_iterable(piles[0] + piles[1]))) != want:
-        return None
-
-    fits = _FITS[options.suit_match]
-    classic = variant is Variant.CLASSIC
-    splash_on = options.splash
-    seat_of = {players[0]: 0, players[1]: 1}
-    centers: list[list[int]] = [[], []]
-    left = [sum(map(len, own)) for own in piles]
-    blocked = [False, False]
-    started = awaiting = False
-    winner: int | None = None
-    plays = flips = 0
-
-    def can_play(seat: int) -> bool:
-        return not blocked[seat] and _any_fits(piles[seat], centers, fits)
-
-    def turn() -> None:  # as Game._turn
-        for owner in (0, 1):
-            if not stocks[1 - owner] and stocks[owner]:
-                cards = stocks[owner]
-                keep = (len(cards) + 1) // 2
-                stocks[owner] = cards[len(cards) - keep :]
-                stocks[1 - owner] = cards[: len(cards) - keep]
-                break
-        for index in (0, 1):
-            if stocks[index]:
-                centers[index].append(stocks[index].pop())
-
-    for event in raw_events:
-        if type(event) is not dict or winner is not None:
-            return None
-        get = event.get
-        t = get("t")
-        if t is not None and type(t) is not int and type(t) is not float:
-            return None
-        kind = get("type")
-        if kind == "play":
-            player, pile_index, center_index = get("player"), get("pile"), get("center")
-            if (
-                type(player) is not str
-                or type(pile_index) is not int
-                or (center_index != 0 and center_index != 1)
-                or type(center_index) is not int
-            ):
-                return None
-            seat = seat_of.get(player)
-            if seat is None or awaiting or not started or blocked[seat]:
-                return None
-            own = piles[seat]
-            if not 0 <= pile_index < len(own):
-                return None
-            pile = own[pile_index]
-            center = centers[center_index]
-            if not pile or not center or not fits[pile[-1]][center[-1]]:
-                return None
-            center.append(pile.pop())
-            plays += 1
-            left[seat] -= 1
-            if not left[seat]:
-                winner = seat
-        elif kind == "flip":
-            if awaiting or (classic and started and (can_play(0) or can_play(1))):
-                return None
-            started = True
-            flips += 1
-            blocked[0] = blocked[1] = False
-            if stocks[0] or stocks[1]:
-                turn()
-            else:
-                awaiting = True
-        elif kind == "splash":
-            player = get("player")
-            seat = seat_of.get(player) if type(player) is str else None
-            first, second = centers
-            if (
-                seat is None
-                or not splash_on
-                or not started
-                or awaiting
-                or not first
-                or not second
-                or first[-1] >> 2 != second[-1] >> 2
-            ):
-                return None
-            blocked[1 - seat] = True
-        elif kind == "restock":
-            new_stocks = get("stocks")
-            if not awaiting or type(new_stocks) is not dict or set(new_stocks) != set(players):
-                return None
-            new: list[list[int]] = []
-            for name in players:
-                restocked = token_codes(new_stocks[name], _CODE_OF_TOKEN)
-                if restocked is None:
-                    return None
-                new.append(restocked[::-1])
-            if Counter(new[0] + new[1]) != Counter(centers[0] + centers[1]):
-                return None
-            stocks[:] = new
-            centers[0].clear()
-            centers[1].clear()
-            awaiting = False
-            turn()
-        else:
-            return None
-    if winner is None:
-        return None
-    return {
-        "winner": players[winner],
-        "loser_cards_left": left[1 - winner],
-        "plays": plays,
-        "flips": flips,
-    }
+        dealt = [phase.run(_hand_codes, hands[name], name) for name in players]
+        steps = phase.run(_read_events, raw_events, players)
+    hands_codes = cast(list[_HandCodes], dealt)
+    events = cast(list[_Step], steps)
+    _validate_codes(players, hands_codes, variant)
+    game = Game._dealt(players, hands_codes, variant, options)
+    game._run(events, 0)
+    return game._finish(len(events))
