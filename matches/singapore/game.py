@@ -4,8 +4,7 @@ from matches.games import Game
 from matches.singapore import boards, sections, stats, tonight
 from matches.singapore import demo as singapore_demo
 from matches.singapore.adapter import ADAPTER
-from matches.singapore.ledger_legs import legs_of_postings
-from matches.singapore.ledger_sources import describe_hands, describe_sessions
+from matches.singapore.posting import describe_hands, describe_sessions, legs_of_postings
 
 GAME = Game(
     name="singapore",
