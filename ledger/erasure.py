@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from clubs.models import Club
 from ledger.models import Entry, Erasure, Leg, Payment, Transaction
-from ledger.prepare import user_or_none
+from ledger.services import user_or_none
 
 
 @db_transaction.atomic

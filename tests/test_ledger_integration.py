@@ -11,7 +11,6 @@ import pytest
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
-from ledger import prepare as ledger_prepare
 from ledger import reads as ledger_reads
 from ledger import services
 from ledger.erasure import erase_club_ledger
@@ -91,7 +90,7 @@ def test_at_the_same_moment_a_different_body_under_the_same_key_is_refused(peopl
 
     outcomes = at_once(post)
     posted = [o for o in outcomes if isinstance(o, int)]
-    refused = [o for o in outcomes if isinstance(o, ledger_prepare.KeyReused)]
+    refused = [o for o in outcomes if isinstance(o, services.KeyReused)]
     assert len(posted) + len(refused) == THREADS, outcomes
     assert len(set(posted)) == 1 and refused
     assert Transaction.objects.count() == 1

@@ -12,8 +12,8 @@ from django.db import IntegrityError, transaction
 
 from clubs import services as club_services
 from ledger import check, services
-from ledger import prepare as ledger_prepare
 from ledger import reads as ledger_reads
+from ledger import services as ledger_services
 from ledger.models import Entry, Leg, Transaction
 from tests.ledger_helpers import immediate_constraints, players_of, triggers_off
 
@@ -72,7 +72,7 @@ def test_legs_keep_their_counterparties_and_the_entries_follow(people, p):
 def test_the_same_key_with_the_same_nets_but_other_legs_is_refused(people, p):
     post(people, "k", [(p["sam"], p["ada"], 5), (p["mia"], p["pino"], 5)])
     assert post(people, "k", [(p["mia"], p["pino"], 5), (p["sam"], p["ada"], 5)]).key == "k"
-    with pytest.raises(ledger_prepare.KeyReused):
+    with pytest.raises(ledger_services.KeyReused):
         post(people, "k", [(p["sam"], p["pino"], 5), (p["mia"], p["ada"], 5)])
     assert Transaction.objects.count() == 1
 

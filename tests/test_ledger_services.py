@@ -12,7 +12,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError, RestrictedError
 
 from clubs import services as club_services
-from ledger import prepare as ledger_prepare
 from ledger import reads as ledger_reads
 from ledger import services
 from ledger.erasure import erase_club_ledger
@@ -81,7 +80,7 @@ def test_posting_the_same_key_twice_posts_once(people, p):
 def test_the_same_key_with_a_different_body_is_refused(people, p, change):
     post(people, p, "hand:1:v1", ada=-5, mia=5)
     amounts = change.get("amounts", {"ada": -5, "mia": 5})
-    with pytest.raises(ledger_prepare.KeyReused, match="already used for a different posting"):
+    with pytest.raises(services.KeyReused, match="already used for a different posting"):
         post(
             people,
             p,

@@ -24,8 +24,8 @@ from hypothesis.stateful import (
 )
 
 from ledger import check, services
-from ledger import prepare as ledger_prepare
 from ledger import reads as ledger_reads
+from ledger import services as ledger_services
 from ledger.models import Entry, Transaction
 from tests.ledger_helpers import players_of
 
@@ -113,7 +113,7 @@ def test_the_ledger_stays_consistent_whatever_happens(people):
             entries, other = self._entries(unit, values, order)
             if other == minors or not any(other.values()):
                 return
-            with pytest.raises(ledger_prepare.KeyReused):
+            with pytest.raises(ledger_services.KeyReused):
                 services.post_transaction(
                     club=club, unit=unit, scope=scope, key=key, entries=entries
                 )
