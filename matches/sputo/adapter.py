@@ -1,7 +1,7 @@
 """A Sputo tournament match in the result cycle (``matches.results``).
 
 What a result changes in the bracket is planned by ``matches.sputo.bracket.settle`` and
-written by ``matches.sputo.results.apply_result``: the same plan a correction's preview
+written by ``matches.sputo.bracket_changes.apply_result``: the same plan a correction's preview
 shows. Results in force are corrected or voided by admins only: a correction flows through
 the later rounds in the same step (players re-seated, later results that depended on it set
 aside, or awarded with ``awards``); a double forfeit is a scorer's, an award an admin's.
@@ -20,7 +20,7 @@ from clubs.models import Role
 from matches.results import steps
 from matches.results.adapters import ROLES, GameAdapter, Who
 from matches.results.models import OPEN
-from matches.sputo import bracket, results
+from matches.sputo import bracket, bracket_changes
 from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
 from matches.sputo.payload import check_match_result
 from plumbing.errors import Conflict
@@ -159,7 +159,7 @@ class SputoAdapter(GameAdapter):
 
     def applied(self, subject, outcome, *, previous, by, checked):
         awards = (checked.extra or {}).get("awards") if checked is not None else None
-        results.apply_result(
+        bracket_changes.apply_result(
             subject,
             outcome.payload,
             by=by,
@@ -170,11 +170,11 @@ class SputoAdapter(GameAdapter):
         )
 
     def voided(self, subject, outcome, *, by):
-        results.apply_result(subject, None, by=by, previous=outcome, note=outcome.note)
+        bracket_changes.apply_result(subject, None, by=by, previous=outcome, note=outcome.note)
 
     def preview_correction(self, subject, checked, *, by):
         awards = (checked.extra or {}).get("awards")
-        return results.preview_result(subject, checked.payload, awards)
+        return bracket_changes.preview_result(subject, checked.payload, awards)
 
 
 def read_awards(value) -> dict[int, int]:

@@ -1,5 +1,5 @@
 """A correction's preview in words, for the match page: the plan of
-``matches.sputo.results`` (the very data the correction then applies), round by round down
+``matches.sputo.bracket_changes`` (the very data the correction then applies), round by round down
 to the final and the third-place match, with the tournament's winner, status, standings
 and ratings; and the admin's award choices for the matches it resets or re-seats."""
 

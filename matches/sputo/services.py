@@ -26,6 +26,7 @@ from matches.boards.models import PlayerRating
 from matches.results import steps
 from matches.results.adapters import adapter_for
 from matches.sputo import bracket
+from matches.sputo.bracket_changes import boards_changed, expected_seats, write_changes
 from matches.sputo.models import (
     BEFORE_DRAW,
     Entrant,
@@ -35,7 +36,6 @@ from matches.sputo.models import (
     TournamentStatus,
     Variant,
 )
-from matches.sputo.results import boards_changed, expected_seats, write_changes
 from matches.sputo.tasks import update_sputo_ratings
 from matches.sputo.webhooks import announce_ready
 from plumbing.errors import Conflict, not_found

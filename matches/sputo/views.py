@@ -23,7 +23,7 @@ from matches.results import audit, steps
 from matches.results.adapters import actor
 from matches.results.audit import reported_by
 from matches.results.views import Refused, StepPage
-from matches.sputo import calendar, reads, results, services
+from matches.sputo import bracket_changes, calendar, reads, services
 from matches.sputo.forms import ResultForm, TournamentForm
 from matches.sputo.models import CalendarFeed, Tournament, TournamentMatch, TournamentStatus
 from matches.sputo.preview import readable as preview_in_words
@@ -308,7 +308,7 @@ def _match_context(request, access, match, **extra):
             match=match, prefix="correct"
         )
     if context["may_resolve"]:
-        a, b = results.expected_seats(match)
+        a, b = bracket_changes.expected_seats(match)
         context["award_to"] = Player.objects.filter(pk__in=[p for p in (a, b) if p])
     context.update(extra)
     return context
