@@ -29,14 +29,11 @@ ROUTE = {
     "matches/results/records.py",  # the checked record and its seats
     "matches/results/adapters.py",  # the roles table
     "matches/results/models.py",
-    "matches/singapore/adapter.py",  # what coming into force changes: the posting, the stats
+    "matches/singapore/adapter.py",  # what coming into force changes: posting, stats queued
     "matches/singapore/posting.py",  # the hand's legs, its posting
     "ledger/services.py",  # post_transaction: prepared, netted, written
     "ledger/legs.py",
     "ledger/amounts.py",
-    "matches/results/webhooks.py",  # result.confirmed
-    "matches/singapore/webhooks.py",  # hand.recorded
-    "matches/singapore/tasks.py",  # the players' statistics queued
 }
 # Floors within the wing and below it: a call from a lower one into a higher one climbs.
 FLOORS = ["ledger/", "matches/results/", "matches/singapore/"]

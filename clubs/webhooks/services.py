@@ -7,6 +7,7 @@ import json
 import uuid
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
@@ -132,6 +133,16 @@ def listens(*, club_id: int, event: str) -> bool:
     costs queries to gather asks first (:func:`listened`: no query when cached)."""
     Event(event)
     return event in listened(club_id)
+
+
+def absolute(path: str | None) -> str | None:
+    """A page's address on the site, as a delivery carries it (``SITE_URL``)."""
+    return settings.SITE_URL.rstrip("/") + path if path else None
+
+
+def player_data(player) -> dict | None:
+    """A player as a delivery names them."""
+    return {"id": player.pk, "name": player.display_name} if player is not None else None
 
 
 def emit(*, club_id: int, event: str, data: dict, at=None) -> int:

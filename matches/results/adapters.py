@@ -246,8 +246,6 @@ class GameAdapter:
         return getattr(subject, "season", None)
 
 
-
-
 def adapter_for(subject: OutcomeSubject | type[OutcomeSubject]) -> GameAdapter:
     model = subject if isinstance(subject, type) else type(subject)
     for game in games.all():

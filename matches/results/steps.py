@@ -28,16 +28,16 @@ from __future__ import annotations
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.access import ClubAccess
-from matches.results.adapters import Actor, CheckedOutcome, actor, adapter_for
+from clubs.webhooks.services import absolute, emit, listens, player_data
+from matches.results.adapters import Actor, CheckedOutcome, GameAdapter, actor, adapter_for
 from matches.results.inbox import after_step
 from matches.results.models import OPEN, AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 from matches.results.records import write_game_record
-from matches.results.webhooks import announce_result
 from plumbing.errors import Conflict
 
 #: Each step in words, for the sentence that refuses it ("Only ... may <what>.").
@@ -560,3 +560,38 @@ def take(
     if step == "void":
         return void_outcome(subject=subject, by=by, reason=reason, access=access)
     raise ValueError(f"no such step: {step!r}")
+
+
+# --- The clubs' webhooks told ----------------------------------------------------------------
+#
+# A result in force (``result.confirmed``) or corrected (``result.corrected``), whatever the
+# game, announced in the step's transaction (sent after it commits).
+
+
+def result_data(adapter: GameAdapter, subject: OutcomeSubject, outcome: Outcome) -> dict:
+    """What ``result.*`` deliveries carry (``clubs.webhooks.payloads.ResultData``)."""
+    return {
+        "game": adapter.game,
+        "subject": {"id": subject.pk, "url": absolute(adapter.url(subject))},
+        "subject_type": subject._meta.model_name,
+        "result": {
+            "id": outcome.pk,
+            "status": outcome.status,
+            "payload": outcome.payload,
+            "reported_at": outcome.reported_at,
+            "confirmed_at": outcome.confirmed_at,
+            "supersedes": outcome.supersedes_id,
+        },
+        "players": [player_data(p) for p in adapter.players(subject)],
+    }
+
+
+def announce_result(
+    adapter: GameAdapter, subject: OutcomeSubject, outcome: Outcome, *, corrected: bool
+) -> None:
+    event = "result.corrected" if corrected else "result.confirmed"
+    if not listens(club_id=subject.club_id, event=event):
+        return  # one query, and nothing read for nobody
+    with translation.override(subject.club.language):
+        data = result_data(adapter, subject, outcome)
+    emit(club_id=subject.club_id, event=event, data=data)

@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matches.results.adapters import GameAdapter
+from matches.results.models import GameSeat
 from matches.singapore import posting, tasks
 from matches.singapore.models import Hand
 from matches.singapore.payload import check_hand_outcome
-from matches.singapore.webhooks import hand_path
 from plumbing.errors import Conflict
 
 
@@ -41,7 +41,7 @@ class SingaporeAdapter(GameAdapter):
         return subject.session.house_rules
 
     def url(self, subject):
-        return hand_path(subject)
+        return subject.get_absolute_url()
 
     def ready(self, subject) -> None:
         if subject.session.closed_at is not None:
@@ -54,11 +54,29 @@ class SingaporeAdapter(GameAdapter):
         if previous is not None:
             posting.reverse_hand(hand=subject, outcome=previous, by=by)
         posting.post_hand(hand=subject, outcome=outcome, by=by, checked=checked)
-        tasks.queue_stats(subject)
+        queue_stats(subject)
 
     def voided(self, subject, outcome, *, by):
         posting.reverse_hand(hand=subject, outcome=outcome, by=by)
-        tasks.queue_stats(subject)
+        queue_stats(subject)
+
+
+
+def queue_stats(hand: Hand) -> None:
+    """Rebuild, once the transaction commits, the season's statistics of everyone in any
+    result of ``hand`` (the one in force and those it replaced)."""
+    players = sorted(
+        set(
+            GameSeat.objects.filter(
+                game_record__outcome__object_id=hand.pk,
+                game_record__outcome__content_type__model="hand",
+                game_record__outcome__content_type__app_label="matches",
+            ).values_list("player_id", flat=True)
+        )
+    )
+    tasks.recompute_stats.delay_on_commit(
+        club_id=hand.club_id, player_ids=players, season_ids=[hand.season_id]
+    )
 
 
 ADAPTER = SingaporeAdapter()

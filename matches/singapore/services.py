@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from clubs.access import ClubAccess, access_club, access_with_role, role_in_club
 from clubs.models import Club, Player, Role
+from clubs.webhooks.services import absolute, emit, player_data
 from matches.boards.live import tonight_changed
 from matches.results import steps
 from matches.results.adapters import Actor
@@ -39,7 +40,6 @@ from matches.singapore.adapter import ADAPTER
 from matches.singapore.models import Hand, TableSeat, TableSession
 from matches.singapore.payload import CheckedHand, Table, as_outcome, preview_view, read_payload
 from matches.singapore.turns import TableState, first_pair, table_state
-from matches.singapore.webhooks import announce_hand
 from plumbing.errors import Conflict, conflict, not_found
 from plumbing.once.sent import check_key, key_reused
 
@@ -530,3 +530,24 @@ def record_hand(
         steps.into_force(ADAPTER, hand, outcome, by=by, checked=result)
     announce_hand(hand, outcome)
     return Recorded(hand=hand, outcome=outcome, checked=checked, out_of_turn=bool(reason))
+
+
+def announce_hand(hand: Hand, outcome: Outcome) -> None:
+    """``hand.recorded`` for the club's webhooks, in the transaction that records it."""
+    emit(
+        club_id=hand.club_id,
+        event="hand.recorded",
+        data={
+            "table": hand.session_id,
+            "hand": {
+                "id": hand.pk,
+                "url": absolute(hand.get_absolute_url()),
+                "number": hand.number,
+                "played_at": hand.played_at,
+                "out_of_turn": hand.out_of_turn,
+            },
+            "dealer": player_data(hand.dealer),
+            "opponent": player_data(hand.opponent),
+            "result": {"id": outcome.pk, "status": outcome.status, "payload": outcome.payload},
+        },
+    )

@@ -9,26 +9,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from matches.results.models import GameSeat
-from matches.singapore.models import Hand
 from matches.singapore.stats import rebuild
-
-
-def queue_stats(hand: Hand) -> None:
-    """Rebuild, once the transaction commits, the season's statistics of everyone in any
-    result of ``hand`` (the one in force and those it replaced)."""
-    players = sorted(
-        set(
-            GameSeat.objects.filter(
-                game_record__outcome__object_id=hand.pk,
-                game_record__outcome__content_type__model="hand",
-                game_record__outcome__content_type__app_label="matches",
-            ).values_list("player_id", flat=True)
-        )
-    )
-    recompute_stats.delay_on_commit(
-        club_id=hand.club_id, player_ids=players, season_ids=[hand.season_id]
-    )
 
 
 @shared_task(name="matches.singapore.recompute_stats")

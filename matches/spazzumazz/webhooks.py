@@ -8,8 +8,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player
-from clubs.webhooks.services import emit, listens
-from matches.results.webhooks import player_data
+from clubs.webhooks.services import emit, listens, player_data
 from matches.spazzumazz.models import SpazzumazzTitle
 
 

@@ -9,8 +9,7 @@ from collections.abc import Iterable
 from django.utils import translation
 
 from clubs.models import Player
-from clubs.webhooks.services import emit, emit_many, listens
-from matches.results.webhooks import absolute, player_data
+from clubs.webhooks.services import absolute, emit, emit_many, listens, player_data
 from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
 
 
