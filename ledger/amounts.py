@@ -12,6 +12,8 @@ PostgreSQL and on SQLite alike (SQLite keeps a ``DecimalField`` as a floating-po
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
@@ -87,3 +89,35 @@ def from_minor(minor: int, unit: str) -> Amount:
     if is_money(unit):
         return (Decimal(minor) / CENTS).quantize(Decimal("0.01"))
     return int(minor)
+
+
+# --- Legs as plain values ---------------------------------------------------------------------
+#
+# A posting's legs in minor units: netted pair by pair, and what they net to per person (its
+# entries). Pure arithmetic, like the conversions above.
+
+Legs = dict[tuple[int, int], int]  # (debtor id, creditor id) -> minor units, more than zero
+
+
+def net_legs(legs: Iterable[tuple[int, int, int]]) -> Legs:
+    """Legs netted pair by pair, in one direction each, zero pairs left out (sorted)."""
+    per_pair: dict[tuple[int, int], int] = defaultdict(int)  # (low, high): low owes high
+    for debtor, creditor, minor in legs:
+        low, high = sorted((debtor, creditor))
+        per_pair[(low, high)] += minor if debtor == low else -minor
+    netted = {}
+    for (low, high), minor in per_pair.items():
+        if minor > 0:
+            netted[(low, high)] = minor
+        elif minor < 0:
+            netted[(high, low)] = -minor
+    return dict(sorted(netted.items()))
+
+
+def nets_of(legs: Legs) -> dict[int, int]:
+    """What ``legs`` net to for each person (the entries): creditors up, debtors down."""
+    nets: dict[int, int] = defaultdict(int)
+    for (debtor, creditor), minor in legs.items():
+        nets[creditor] += minor
+        nets[debtor] -= minor
+    return {pk: minor for pk, minor in sorted(nets.items()) if minor}

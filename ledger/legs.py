@@ -1,5 +1,6 @@
-"""Legs as plain values (netting legs pair by pair, what they net to per person, legs for
-nets), and legs for the transactions posted before legs existed (``manage.py ledger_legs``).
+"""Legs for a posting given only as nets, and legs for the transactions posted before legs
+existed (``manage.py ledger_legs``). Legs as plain values (netted pair by pair, what they
+net to per person) are ``ledger.amounts``'.
 
 Such a transaction (``n_legs`` NULL) has its entries, each person's net, but not who owed
 whom. Its legs are given once, netting exactly to its entries: the legs, then ``n_legs``
@@ -29,36 +30,11 @@ from django.db.models import Exists, OuterRef
 
 import plumbing.bulk as bulk
 from ledger import settle
-from ledger.amounts import to_minor
+from ledger.amounts import Legs, net_legs, nets_of, to_minor
 from ledger.models import Entry, Kind, Leg, Transaction
 from ledger.sources import legs_from_records
 
 CHUNK = 2000  # transactions a database transaction
-Legs = dict[tuple[int, int], int]  # (debtor id, creditor id) -> minor units, more than zero
-
-
-def net_legs(legs: Iterable[tuple[int, int, int]]) -> Legs:
-    """Legs netted pair by pair, in one direction each, zero pairs left out (sorted)."""
-    per_pair: dict[tuple[int, int], int] = defaultdict(int)  # (low, high): low owes high
-    for debtor, creditor, minor in legs:
-        low, high = sorted((debtor, creditor))
-        per_pair[(low, high)] += minor if debtor == low else -minor
-    netted = {}
-    for (low, high), minor in per_pair.items():
-        if minor > 0:
-            netted[(low, high)] = minor
-        elif minor < 0:
-            netted[(high, low)] = -minor
-    return dict(sorted(netted.items()))
-
-
-def nets_of(legs: Legs) -> dict[int, int]:
-    """What ``legs`` net to for each person (the entries): creditors up, debtors down."""
-    nets: dict[int, int] = defaultdict(int)
-    for (debtor, creditor), minor in legs.items():
-        nets[creditor] += minor
-        nets[debtor] -= minor
-    return {pk: minor for pk, minor in sorted(nets.items()) if minor}
 
 
 def legs_of_nets(nets: Mapping[int, int]) -> Legs:

@@ -52,8 +52,17 @@ from django.utils.translation import gettext as _
 import plumbing.bulk as bulk
 from clubs.access import access_club
 from clubs.models import Club, Player
-from ledger.amounts import MAX_MINOR, Amount, from_minor, to_minor, validate_unit
-from ledger.legs import Legs, give_legs, legs_of_nets, net_legs, nets_of
+from ledger.amounts import (
+    MAX_MINOR,
+    Amount,
+    Legs,
+    from_minor,
+    net_legs,
+    nets_of,
+    to_minor,
+    validate_unit,
+)
+from ledger.legs import give_legs, legs_of_nets
 from ledger.models import Entry, Kind, Leg, Payment, PaymentStatus, Transaction
 from ledger.tasks import payment_inbox
 from ledger.webhooks import announce_payment

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext, override_settings
 
 from clubs import club_page, services
 from clubs.club_page import Section, Tab
-from matches.results.records import record_game
+from matches.results.steps import record_game
 from tests.parts import only_parts
 
 pytestmark = pytest.mark.django_db

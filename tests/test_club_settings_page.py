@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from clubs import services
-from matches.results.records import record_game
+from matches.results.steps import record_game
 
 pytestmark = pytest.mark.django_db
 

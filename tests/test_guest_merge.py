@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from clubs import services
 from clubs.models import Player
 from matches.models import GameRecord, GameSeat
-from matches.results.records import record_game
+from matches.results.steps import record_game
 
 pytestmark = pytest.mark.django_db
 

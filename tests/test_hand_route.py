@@ -25,14 +25,12 @@ ROUTE = {
     "matches/singapore/payload.py",  # the one parser of a hand's result, the engine's check
     "matches/singapore/turns.py",  # whose turn it is
     "matches/singapore/models.py",
-    "matches/results/steps.py",  # record_new, into_force
-    "matches/results/records.py",  # the checked record and its seats
+    "matches/results/steps.py",  # record_new (the record and its seats), into_force
     "matches/results/adapters.py",  # the roles table
     "matches/results/models.py",
     "matches/singapore/adapter.py",  # what coming into force changes: posting, stats queued
     "matches/singapore/posting.py",  # the hand's legs, its posting
     "ledger/services.py",  # post_transaction: prepared, netted, written
-    "ledger/legs.py",
     "ledger/amounts.py",
 }
 # Floors within the wing and below it: a call from a lower one into a higher one climbs.

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from clubs import services
 from matches.models import GameRecord
-from matches.results.records import check_game_record
+from matches.results.steps import check_game_record
 from tests.sputo_world import drawn, make_guests, match_at, win
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import pytest
 
 from clubs import services
 from clubs.models import Membership, Player, Role
-from matches.results.records import record_game
+from matches.results.steps import record_game
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from clubs import services
-from matches.results.records import record_game
+from matches.results.steps import record_game
 from plumbing.rule_errors import RULE_MESSAGES, RulesRejected, rule_message, translated
 from rules.errors import ErrorGroup, RuleViolation, UnknownCardError
 from tests.rules_codes import EXIT_1_CODES, EXIT_2_CODES

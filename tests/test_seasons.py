@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from clubs import services
-from matches.results.records import record_game
+from matches.results.steps import record_game
 
 pytestmark = pytest.mark.django_db
 

@@ -55,7 +55,7 @@ from clubs.access import ClubAccess
 from clubs.models import Club, Player
 from clubs.services import add_guest, house_rules_for
 from matches.results.models import AuditEntry, GameRecord, GameSeat, Outcome, OutcomeStatus
-from matches.results.records import names_in
+from matches.results.steps import names_in
 from matches.singapore import posting, tasks
 from matches.singapore.check_workers import check_many
 from matches.singapore.models import Hand, TableSeat, TableSession

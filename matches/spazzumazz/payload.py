@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from matches.results.adapters import CheckedOutcome, CheckedRecord
-from matches.results.records import check_game_record
+from matches.results.steps import check_game_record
 from matches.spazzumazz.models import SpazzumazzGame
 from plumbing.errors import conflict
 

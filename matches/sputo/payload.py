@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from matches.results.adapters import CheckedOutcome, CheckedRecord
-from matches.results.records import check_game_record
+from matches.results.steps import check_game_record
 from matches.sputo import bracket
 from plumbing.rule_errors import message_of, restated
 from rules.sputo import LAYOUT_TOTALS
