@@ -35,8 +35,11 @@ class Game:
     player_section: Callable[..., Any]
     # A club night's report: ``(club, *, day) -> ReportSection | None``.
     club_night_section: Callable[..., Any]
-    # The tonight screen: ``(club, *, night, sees_money) -> Pane | None``.
+    # The tonight screen: ``(club, *, night, sees_money) -> Pane | None``, and its place
+    # there: the evening's order (the tournament and the tables through the night,
+    # Spazz'u'mazz at its end), not the order of the other pages.
     tonight_pane: Callable[..., Any]
+    tonight_place: int
     # The club page: sections ``(request, access) -> Section | None`` and its tab.
     club_sections: Sequence[Callable[..., Any]]
     club_tab: Callable[..., Any]

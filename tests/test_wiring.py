@@ -4,17 +4,16 @@ settings hold settings. Dotted names are resolved in one module alone: a guest m
 policies, which models declare before the services they name can be imported."""
 
 import re
+from dataclasses import replace
+from datetime import date
 from pathlib import Path
+from types import SimpleNamespace
 
 from django.conf import settings
 
-from clubs.club_page import providers
 from matches import games
-from matches.results.adapters import adapter_for, adapter_of_game
-from matches.singapore.models import Hand
-from matches.spazzumazz.models import SpazzumazzGame
-from matches.sputo.models import TournamentMatch
-from plumbing.parts import parts
+from matches.boards.tonight import Pane, tonight
+from tests.parts import with_games
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("plumbing", "clubs", "ledger", "matches", "circolo")
@@ -54,22 +53,11 @@ def test_the_games_come_in_the_order_every_page_lists_them():
     assert [game.name for game in games.all()] == ["spazzumazz", "sputo", "singapore"]
 
 
-def test_each_subject_finds_its_games_adapter():
-    assert adapter_for(TournamentMatch).game == "sputo"
-    assert adapter_for(Hand).game == "singapore"
-    assert adapter_for(SpazzumazzGame) is adapter_of_game("spazzumazz")
-    assert adapter_of_game("sputo") is games.by_name("sputo").adapter
+def test_tonight_follows_the_evening_spazzumazz_last(monkeypatch):
+    def pane_of(name):
+        return lambda club, *, night, sees_money: Pane(slug=name, title=name, template="")
 
-
-def test_the_club_page_has_the_clubs_the_games_and_the_ledgers_parts():
-    tabs = {tab.__module__ for tab in providers("club_tabs")}
-    assert tabs == {
-        "clubs.club_page",
-        "matches.spazzumazz.sections",
-        "matches.sputo.sections",
-        "matches.singapore.sections",
-        "matches.boards.sections",
-        "ledger.club_page",
-    }
-    assert parts("ledger_sources")[0][0] == "hand"
-    assert [part.__name__ for part in parts("house_rules_changed")] == ["house_rules_changed"]
+    stand_ins = [replace(game, tonight_pane=pane_of(game.name)) for game in games.all()]
+    with_games(monkeypatch, *stand_ins)
+    night = tonight(SimpleNamespace(pk=1), night=date(2026, 12, 5), sees_money=True)
+    assert [pane.slug for pane in night.panes] == ["sputo", "singapore", "spazzumazz"]

@@ -1,8 +1,8 @@
 """Tonight at the club: everything happening now, for the big screen and the phone
 (``/clubs/<slug>/tonight/``), kept live by ``matches/boards/live.py``.
 
-Each game declares a pane provider in its ``Game`` (``matches.games``), shown in the games'
-order:
+Each game declares a pane provider in its ``Game`` (``matches.games``), shown in the
+evening's order (``Game.tonight_place``):
 
 ``tonight_pane(club, *, night, sees_money) -> Pane | None``
     what the game has on tonight (None: nothing, no pane). ``night`` is the club night
@@ -53,7 +53,7 @@ class Tonight:
 
 def tonight(club, *, night: date, sees_money: bool) -> Tonight:
     panes = []
-    for game in games.all():
+    for game in sorted(games.all(), key=lambda game: game.tonight_place):
         pane = game.tonight_pane(club, night=night, sees_money=sees_money)
         if pane is not None:
             panes.append(pane)

@@ -14,6 +14,7 @@ GAME = Game(
     player_section=boards.player_section,
     club_night_section=boards.club_night_section,
     tonight_pane=tonight.tonight_pane,
+    tonight_place=2,
     club_sections=(sections.club_section,),
     club_tab=sections.club_tab,
     rebuild=stats.rebuild_club,

@@ -14,6 +14,7 @@ GAME = Game(
     player_section=boards.player_section,
     club_night_section=boards.club_night_section,
     tonight_pane=tonight.tonight_pane,
+    tonight_place=1,
     club_sections=(sections.club_section, sections.next_match),
     club_tab=sections.club_tab,
     rebuild=recompute_from_scratch,
