@@ -19,8 +19,8 @@ from clubs.demo import DEMO_SLUG, PRIVATE_SLUG
 from clubs.models import Club, Role
 from ledger import reads as ledger_reads
 from ledger import services
-from ledger.erasure import erase_club_ledger
 from ledger.models import Payment, Transaction
+from ledger.services import erase_club_ledger
 
 EVENINGS = 6
 

@@ -15,7 +15,7 @@
 - Rows are never updated or deleted: a correction is a reversal plus a new posting. The
   database refuses it too (``ledger.triggers``): on PostgreSQL triggers installed by
   django-pgtrigger's migrations, on SQLite triggers installed by a migration of their own.
-  The one way past them is :func:`ledger.erasure.erase_club_ledger`, which records an
+  The one way past them is :func:`ledger.services.erase_club_ledger`, which records an
   :class:`Erasure`. Erasures and :class:`CheckRun` rows are kept the same way.
 - Transactions posted before legs existed have ``n_legs`` NULL until ``manage.py
   ledger_legs`` gives them their legs (once: ``ledger.legs``); every later one announces

@@ -63,16 +63,10 @@ from ledger.amounts import (
     validate_unit,
 )
 from ledger.legs import give_legs, legs_of_nets
-from ledger.models import Entry, Kind, Leg, Payment, PaymentStatus, Transaction
+from ledger.models import Entry, Erasure, Kind, Leg, Payment, PaymentStatus, Transaction
 from ledger.tasks import payment_inbox
 from ledger.webhooks import announce_payment
 from plumbing.errors import Conflict, not_found
-
-# --- Preparing a posting ---------------------------------------------------------------------
-#
-# Preparing a posting (``ledger.services``): its labels and key checked, its people the
-# club's, its legs (or its entries) in minor units, netted pair by pair and bounded; and what
-# makes two postings under one key the same one (:class:`Body`).
 
 KEY_MAX_LENGTH = 150  # room for the derived keys ("reversal:<key>") within the column's 200
 SCOPE_MAX_LENGTH = 100
@@ -749,3 +743,26 @@ def cancel_payment(*, payment: Payment, by) -> Payment:
 def scope_of_session(session_id: int) -> str:
     """The scope the Singapore feature gives its postings of a session."""
     return f"session:{session_id}"
+
+
+# --- Erasing a club's ledger -----------------------------------------------------------------
+#
+# Erasing a club's ledger: the deliberate path, and the one way past the append-only
+# triggers (``ledger.triggers``), recorded as an :class:`~ledger.models.Erasure`.
+
+
+def erase_club_ledger(*, club: Club, by=None) -> Erasure:
+    """Delete a club's whole ledger (transactions, entries, payments), on purpose: the one
+    way past the append-only triggers, recorded as an :class:`Erasure`. The club itself can
+    then be deleted (it cannot while it has a ledger)."""
+    Club.objects.select_for_update().get(pk=club.pk)
+    erasure = Erasure.objects.create(club_id=club.pk, club_name=club.name, by=user_or_none(by))
+    payments, _ = Payment.objects.filter(club=club).delete()
+    Leg.objects.filter(transaction__club=club).delete()
+    Entry.objects.filter(transaction__club=club).delete()
+    reversals, _ = Transaction.objects.filter(club=club, reverses__isnull=False).delete()
+    others, _ = Transaction.objects.filter(club=club).delete()
+    erasure.transactions, erasure.payments = reversals + others, payments
+    erasure.finished_at = timezone.now()
+    erasure.save(update_fields=["transactions", "payments", "finished_at"])
+    return erasure

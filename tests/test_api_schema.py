@@ -11,7 +11,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from clubs import services
-from clubs.house_rules_api import house_rule_schema
+from clubs.api import house_rule_schema
 from clubs.models import CURRENCY_CODES
 from plumbing.strict import StrictInputMixin
 

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from ledger import reads as ledger_reads
 from ledger import services
-from ledger.erasure import erase_club_ledger
 from ledger.models import CheckRun, Entry, Erasure, Leg, Payment, Transaction
+from ledger.services import erase_club_ledger
 from plumbing import bulk
 from tests.ledger_helpers import players_of
 

@@ -14,8 +14,8 @@ from django.db.models import ProtectedError, RestrictedError
 from clubs import services as club_services
 from ledger import reads as ledger_reads
 from ledger import services
-from ledger.erasure import erase_club_ledger
 from ledger.models import Entry, Erasure, Kind, Payment, PaymentStatus, Transaction
+from ledger.services import erase_club_ledger
 from ledger.sources import Source
 from tests.ledger_helpers import immediate_constraints, players_of
 

@@ -19,7 +19,7 @@ def _erase_ledgers():
     deletes on SQLite: erase the clubs' ledgers first, as deleting a club must."""
     yield
     from clubs.models import Club
-    from ledger.erasure import erase_club_ledger
+    from ledger.services import erase_club_ledger
 
     for club in Club.objects.all():
         erase_club_ledger(club=club)
