@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.decorators import action
@@ -106,18 +107,21 @@ class ResultSteps:
                 subject=subject, by=request.user, payload=payload
             )
             return self.step_preview(preview)
-        taken = cycle.take(
-            step,
-            subject=subject,
-            by=request.user,
-            payload=payload,
-            reason=data.get("reason", ""),
-            note=data.get("note", "") or "",
-            uphold=bool(data.get("uphold")),
-            access=getattr(self, "club_access", None),
-        )
         code = status.HTTP_201_CREATED if step == "report" else status.HTTP_200_OK
-        return self.step_answer(subject, step, code, taken=taken)
+        # The answer is read in the step's own transaction: a connection lost right after
+        # the commit costs only the after-commit sending (which the outbox keeps).
+        with transaction.atomic():
+            taken = cycle.take(
+                step,
+                subject=subject,
+                by=request.user,
+                payload=payload,
+                reason=data.get("reason", ""),
+                note=data.get("note", "") or "",
+                uphold=bool(data.get("uphold")),
+                access=getattr(self, "club_access", None),
+            )
+            return self.step_answer(subject, step, code, taken=taken)
 
 
 def _action(step: str, *, url_path: str, schema: dict, doc: str):

@@ -12,6 +12,7 @@ import json
 from decimal import Decimal
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Count
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
@@ -804,23 +805,27 @@ class TableSessionViewSet(
         # The players by their ids: found among the table's seats, read under its lock.
         dealer, opponent = fields["dealer"], fields["opponent"]
         payload = result_in(request.data)
-        recorded = services.record_hand(
-            session=session,
-            by=request.user,
-            dealer=dealer,
-            opponent=opponent,
-            payload=payload,
-            override=fields.get("override"),
-            preview=fields["preview"],
-            key=once.api_key(request),
-            key_hash=once.fingerprint(request.data),
-            access=self.club_access,  # checked as the table was read
-        )
-        if recorded.hand is None:
-            money = self._sees_money(session)
-            return Response(preview_data(session, dealer, opponent, fields, recorded, money=money))
-        code = status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED
-        return self._hand_response(session, recorded.hand, code)
+        # The answer is read in the write's own transaction: a connection lost right after
+        # the commit costs only the after-commit sending (which the outbox keeps).
+        with transaction.atomic():
+            recorded = services.record_hand(
+                session=session,
+                by=request.user,
+                dealer=dealer,
+                opponent=opponent,
+                payload=payload,
+                override=fields.get("override"),
+                preview=fields["preview"],
+                key=once.api_key(request),
+                key_hash=once.fingerprint(request.data),
+                access=self.club_access,  # checked as the table was read
+            )
+            if recorded.hand is None:
+                money = self._sees_money(session)
+                data = preview_data(session, dealer, opponent, fields, recorded, money=money)
+                return Response(data)
+            code = status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED
+            return self._hand_response(session, recorded.hand, code)
 
     @extend_schema(parameters=[HAND_ID], responses=HandSerializer)
     @action(detail=True, methods=["get"], url_path=r"hands/(?P<hand_id>\d+)")

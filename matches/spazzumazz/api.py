@@ -8,6 +8,7 @@ wrong moment a 409.
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -311,7 +312,13 @@ class SpazzumazzGameViewSet(
         data.is_valid(raise_exception=True)
         values = data.validated_data
         club = values["club"]
-        with once.api_sent_once(request, scope="spazzumazz.game", key=key) as sent:
+        # The answer is read in the write's own transaction: a connection lost right after
+        # the commit costs only the after-commit sending (which the outbox keeps), never the
+        # answer to a game already recorded.
+        with (
+            transaction.atomic(),
+            once.api_sent_once(request, scope="spazzumazz.game", key=key) as sent,
+        ):
             if not sent.before:
                 game, _outcome = record_spazzumazz_game(
                     club=club,
@@ -321,12 +328,11 @@ class SpazzumazzGameViewSet(
                     **{k: v for k, v in _payload(values).items()},
                 )
                 sent.keep(game.pk)
-        if sent.before:
-            game = self.get_queryset().filter(pk=sent.before).first()
-            if game is None:  # gone from what the user may see since
-                raise NotFound()
-            return self._show(game)
-        return self._show(game, status.HTTP_201_CREATED)
+                return self._show(game, status.HTTP_201_CREATED)
+        game = self.get_queryset().filter(pk=sent.before).first()
+        if game is None:  # gone from what the user may see since
+            raise NotFound()
+        return self._show(game)
 
     @extend_schema(
         request=SpazzumazzBatchSerializer, responses={201: SpazzumazzGameSerializer(many=True)}
