@@ -751,6 +751,7 @@ def scope_of_session(session_id: int) -> str:
 # triggers (``ledger.triggers``), recorded as an :class:`~ledger.models.Erasure`.
 
 
+@db_transaction.atomic
 def erase_club_ledger(*, club: Club, by=None) -> Erasure:
     """Delete a club's whole ledger (transactions, entries, payments), on purpose: the one
     way past the append-only triggers, recorded as an :class:`Erasure`. The club itself can
