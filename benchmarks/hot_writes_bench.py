@@ -20,8 +20,8 @@ functions by cumulative milliseconds a write, then each query's median milliseco
 (``PROFILE_ALL=cumulative`` sorted so), ``PROFILE_DUMP=file`` writes the raw profile.
 The statistics, ratings and inbox tasks that a write queues run in the worker, not in the
 request: they are left out, unless ``--in-process``, where they run after the commit in
-the request, as on ``make run`` without a broker. The targets: at most 20 queries
-and 25 ms each.
+the request, as on ``make run`` without a broker. The guards: the query budgets
+of ``tests/test_hot_writes.py``; docs/benchmarks.md keeps the figures.
 """
 
 from __future__ import annotations
