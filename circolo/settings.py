@@ -152,6 +152,16 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
         }
     }
+elif env("CACHE_DIR", default=""):
+    # A cache the server's processes share without Redis: files in a directory (``make
+    # run`` makes one afresh at each start for the server and its task worker).
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": env("CACHE_DIR"),
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -191,6 +201,12 @@ OUTBOX_RELAY_SECONDS = env.float("OUTBOX_RELAY_SECONDS", default=30.0)
 OUTBOX_REDELIVER_SECONDS = env.float("OUTBOX_REDELIVER_SECONDS", default=300.0)
 OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=8)
 OUTBOX_ALERT_SECONDS = env.float("OUTBOX_ALERT_SECONDS", default=900.0)
+# Without a broker, a write's tasks run in the outbox's own worker process (``manage.py
+# outbox_worker``, plumbing/outbox/worker.py), never on the request's thread: ``make run``
+# sets this and starts that worker beside the server. Off, they run in the request after
+# its commit (the tests, ``make dev``).
+# With a broker, Celery's workers run them and this is ignored.
+OUTBOX_WORKER = env.bool("OUTBOX_WORKER", default=False) and CELERY_TASK_ALWAYS_EAGER
 # Webhooks (clubs/webhooks/): deliveries go to public addresses only, unless
 # WEBHOOK_ALLOW_PRIVATE (tests, a club's own network); retries that are due are sent every
 # WEBHOOK_SWEEP_SECONDS (by beat; in-process, when the next event is sent).

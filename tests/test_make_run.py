@@ -1,16 +1,20 @@
 """`make run` holds a club night: the server its recipe starts (gunicorn with threads, DEBUG
-off, static files through WhiteNoise, on the SQLite default with in-process tasks) takes 50
-phones recording hands at once with no connection reset and no 5xx, and a mistyped URL gets
-the site's own 404 page, never Django's debug page.
+off, static files through WhiteNoise, on the SQLite default, the outbox's worker beside it)
+takes 50 phones recording hands at once with no connection reset and no 5xx; each write's
+tasks run in that worker, which the server starts again when it is killed, and which then
+finishes every task; a mistyped URL gets the site's own 404 page, never Django's debug page.
 
 The server is started with the recipe's own commands, read from the Makefile (only the
 address changes, to a free port), on a SQLite file of the test's own.
 """
 
 import json
+import os
 import re
 import shlex
 import shutil
+import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -113,7 +117,14 @@ def server(tmp_path_factory):
             port, "POST", "/api/v1/auth/token/", {"username": "serata", "password": PASSWORD}
         )
         assert status == 200, body
-        yield {"port": port, "token": json.loads(body)["token"], "tables": tables, "db": where}
+        yield {
+            "port": port,
+            "token": json.loads(body)["token"],
+            "tables": tables,
+            "db": where,
+            "pid": process.pid,
+            "env": env,
+        }
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -176,3 +187,103 @@ def test_static_files_are_served_by_whitenoise(server):
     page = request(server["port"], "GET", "/accounts/login/")[1]
     for asset in re.findall(r'(?:href|src)="(/static/[^"]+)"', page):
         assert request(server["port"], "GET", asset)[0] == 200, asset
+
+
+def outbox_worker(server_pid: int) -> int | None:
+    """The pid of the outbox's worker that the server started (None while there is none)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                command = cmdline.read().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == server_pid and b"outbox_worker" in command:
+            return int(entry)
+    return None
+
+
+def waiting(db) -> tuple[int, int]:
+    """(messages not done, all messages) in the server's outbox."""
+    with sqlite3.connect(db / "db.sqlite3", timeout=30) as connection:
+        return connection.execute(
+            "SELECT SUM(done_at IS NULL), COUNT(*) FROM outbox_message"
+        ).fetchone()
+
+
+def until(condition, seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+SAME_AS_A_REBUILD = """
+from clubs.models import Club
+from matches.singapore.models import SingaporeStats
+from matches.singapore.stats import rebuild_club
+club = Club.objects.get(slug="serata")
+def rows():
+    fields = [f.name for f in SingaporeStats._meta.fields if f.name not in ("id", "updated_at")]
+    return sorted(SingaporeStats.objects.filter(club=club).values_list(*fields))
+kept = rows()
+rebuild_club(club.pk)
+assert kept == rows(), "the tasks' statistics differ from a rebuild"
+print(len(kept))
+"""
+
+
+def test_the_writes_tasks_run_in_the_worker_beside_the_server(server):
+    worker = outbox_worker(server["pid"])
+    assert worker is not None, "make run's server started no outbox worker"
+    table, dealer, opponent = server["tables"][0]
+    path = f"/api/v1/table-sessions/{table}/hands/"
+    assert request(server["port"], "POST", path, hand(dealer, opponent), server["token"])[0] == 201
+    assert until(lambda: waiting(server["db"])[0] == 0, 30), waiting(server["db"])
+    assert outbox_worker(server["pid"]) == worker
+
+
+def test_a_killed_worker_is_started_again_and_finishes_every_task_once(server):
+    port, token, db = server["port"], server["token"], server["db"]
+    worker = outbox_worker(server["pid"])
+    assert worker is not None
+    os.kill(worker, signal.SIGSTOP)  # the tasks of 50 hands pile up meanwhile
+    try:
+        answers = []
+
+        def phone(n: int) -> None:
+            table, dealer, opponent = server["tables"][n]
+            path = f"/api/v1/table-sessions/{table}/hands/"
+            answers.append(request(port, "POST", path, hand(dealer, opponent), token)[0])
+
+        phones = [threading.Thread(target=phone, args=(n,)) for n in range(PHONES)]
+        for thread in phones:
+            thread.start()
+        for thread in phones:
+            thread.join(timeout=120)
+        assert answers == [201] * PHONES
+        piled = waiting(db)[0]
+    finally:
+        os.kill(worker, signal.SIGCONT)
+    assert until(lambda: waiting(db)[0] < piled, 30)  # under way
+    os.kill(worker, signal.SIGKILL)  # in the middle of the pile
+    left = waiting(db)[0]
+    assert 0 < left < piled, (left, piled)
+
+    assert until(lambda: outbox_worker(server["pid"]) not in (None, worker), 30)
+    assert until(lambda: waiting(db)[0] == 0, 60), waiting(db)
+    check = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", SAME_AS_A_REBUILD],
+        cwd=ROOT,
+        env=server["env"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert check.returncode == 0, check.stderr[-2000:]
+    assert int(check.stdout.split()[-1]) >= 2 * PHONES  # each guest's row

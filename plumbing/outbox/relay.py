@@ -42,7 +42,13 @@ _next_eager_sweep = 0.0
 
 def enqueue(task: Task, args: tuple | list, kwargs: dict) -> Message:
     """Write ``task(*args, **kwargs)`` in the current transaction; send it once it commits
-    (at once outside a transaction)."""
+    (at once outside a transaction). With ``OUTBOX_WORKER`` (``make run``) nothing is sent:
+    the message is due at once, and the outbox's own worker (:mod:`plumbing.outbox.worker`)
+    runs it as soon as the commit shows it."""
+    if settings.OUTBOX_WORKER:
+        return Message.objects.create(
+            task=task.name, args=list(args), kwargs=dict(kwargs), due_at=timezone.now()
+        )
     message = Message.objects.create(
         task=task.name,
         args=list(args),
