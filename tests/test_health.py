@@ -29,6 +29,25 @@ def test_health_is_503_and_names_what_is_down(client):
     }
 
 
+def test_two_cache_checks_at_once_do_not_read_each_others_value():
+    """A second check that runs between the first's write and its read (two probes at
+    once, under load) must not make the first call a healthy cache down."""
+    from django.core.cache import cache
+
+    real_set = cache.set
+    inner = []
+
+    def set_then_another_check(key, value, *args, **kwargs):
+        real_set(key, value, *args, **kwargs)
+        if not inner:
+            inner.append(key)
+            assert health._cache()  # another probe, between the first's set and get
+
+    with mock.patch.object(cache, "set", set_then_another_check):
+        assert health._cache()
+    assert len(inner) == 1
+
+
 @pytest.mark.django_db
 def test_housekeeping_drops_expired_sessions_and_old_login_logs_and_is_safe_twice():
     from datetime import timedelta
