@@ -112,12 +112,12 @@ class BoundedRequestMiddleware:
         return self.get_response(request)
 
 
-class WritesBumpVersions:
-    """After every write request (any method but GET, HEAD, OPTIONS, TRACE) by someone
-    logged in, whatever it answered: what the members and the public see of the club its
-    path names (``<slug>``) may have changed, of every club when it names none (the API,
-    the admin, an account), so their kept parts are built again
-    (``plumbing.public_pages.written``). One cache write."""
+class WritesForgetOwnPages:
+    """After a write request (any method but GET, HEAD, OPTIONS, TRACE), this process forgets
+    the pages it keeps in memory for the session that sent it (``plumbing.public_pages``:
+    a second at most), so that whoever wrote sees their write on the next page at once.
+    What the write changed for everyone else moves with the versions the services bump
+    (``public_pages.changed``), never with the URL: nothing here touches the shared cache."""
 
     SAFE = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
@@ -126,10 +126,8 @@ class WritesBumpVersions:
 
     def __call__(self, request):
         response = self.get_response(request)
-        user = getattr(request, "user", None)
-        # Only someone logged in (after the view: a login counts, a failed one does not)
-        # changes what a club shows: a flood of anonymous POSTs keeps the caches.
-        if request.method not in self.SAFE and user is not None and user.is_authenticated:
-            match = getattr(request, "resolver_match", None)
-            public_pages.written(match.kwargs.get("slug") if match is not None else None)
+        if request.method not in self.SAFE:
+            session = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+            if session:
+                public_pages.forget_session(session)
         return response

@@ -60,7 +60,7 @@ MIDDLEWARE = [
     # A request that lost its database connection before committing anything runs again.
     "circolo.db_retry.RetryOnLostConnection",
     # After a write request, the members' and the public's kept pages are built again.
-    "circolo.middleware.WritesBumpVersions",
+    "circolo.middleware.WritesForgetOwnPages",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

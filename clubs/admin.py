@@ -1,6 +1,7 @@
 from django.contrib import admin
 from knox.models import AuthToken as KnoxAuthToken
 
+from clubs.changes import club_changed
 from clubs.models import (
     ApiToken,
     Club,
@@ -25,6 +26,29 @@ class Unchangeable:
         return False
 
 
+class ChangesItsClub:
+    """What is saved or deleted here changes its club's pages: an edit in the admin passes
+    by the services, which name what they change, so every page of the club is built again
+    (``clubs.changes.club_changed``, once the admin's transaction commits)."""
+
+    @staticmethod
+    def _club_of(obj) -> int:
+        return obj.pk if isinstance(obj, Club) else obj.club_id
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        club_changed(self._club_of(obj))
+
+    def delete_model(self, request, obj):
+        club_changed(self._club_of(obj))
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            club_changed(self._club_of(obj))
+        super().delete_queryset(request, queryset)
+
+
 class Untouchable(Unchangeable):
     """Shown as written: never added, changed or deleted from the admin."""
 
@@ -44,7 +68,7 @@ class SeasonInline(admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(ChangesItsClub, admin.ModelAdmin):
     list_display = ["name", "city", "is_public", "point_value", "currency", "language"]
     list_filter = ["is_public", "language"]
     search_fields = ["name", "city", "slug"]
@@ -53,7 +77,7 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ChangesItsClub, admin.ModelAdmin):
     list_display = ["display_name", "club", "user", "merged_into", "created_at"]
     list_filter = ["club"]
     search_fields = ["display_name", "user__username"]
@@ -61,7 +85,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(ChangesItsClub, admin.ModelAdmin):
     list_display = ["user", "club", "role", "joined_at"]
     list_filter = ["role", "club"]
     search_fields = ["user__username", "club__name"]
@@ -69,7 +93,7 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(ChangesItsClub, admin.ModelAdmin):
     list_display = ["name", "club", "start", "end"]
     list_filter = ["club"]
 
@@ -84,7 +108,7 @@ class HouseRuleSetAdmin(Untouchable, admin.ModelAdmin):
 
 
 @admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):
+class InvitationAdmin(ChangesItsClub, admin.ModelAdmin):
     list_display = ["club", "role", "uses", "max_uses", "expires_at", "revoked_at", "created_by"]
     list_filter = ["role", "club"]
     readonly_fields = ["token", "uses"]

@@ -33,10 +33,13 @@ A section provider is ``provider(request, access) -> Section | None``:
   ``tests/test_club_page.py`` counts the club page's queries with a small and a big club.
 - **Kept or live.** What a provider shows must be the same for every user of one role
   (the club's tables, its tournaments): the sections are rendered once per club state and
-  role (``plumbing.public_pages.shared``: kept until a write to the club, or a game's
-  version bump), and served to the next member from the cache without running the
-  providers. A provider about the user asking (my next match) is marked with
-  :func:`own_part`: it runs on every request, with one or two indexed queries.
+  role, and served to the next member from the cache without running the providers. A
+  provider names the areas of the club it shows with :func:`kept_under` (the club's own
+  area always: its people, roles, seasons); the sections of the same areas are kept
+  together (``plumbing.public_pages.shared``) until a write changes one of them, so a hand
+  at a table builds the tables' section again, not the tournaments'. A provider that names
+  none is kept under every change. A provider about the user asking (my next match) is
+  marked with :func:`own_part`: it runs on every request, with one or two indexed queries.
 - A provider that raises breaks the club page: let it fail loudly in tests rather than
   hide a section silently.
 
@@ -118,6 +121,17 @@ def own_part(provider):
     return provider
 
 
+def kept_under(*areas: str):
+    """Name the areas of the club a section provider shows (``plumbing.public_pages``): its
+    section is kept until one of them changes (see the module)."""
+
+    def mark(provider):
+        provider.areas = areas
+        return provider
+
+    return mark
+
+
 def _collect(name: str, request, access: ClubAccess, *, key=lambda item: item.order) -> list:
     found = [provider(request, access) for provider in providers(name)]
     return sorted((item for item in found if item is not None), key=key)
@@ -147,12 +161,17 @@ def sections(request, access: ClubAccess) -> list[RenderedSection]:
     own = [item for item in every if getattr(item[1], "own_part", False)]
     common = [item for item in every if not getattr(item[1], "own_part", False)]
     today = timezone.localdate()
-    kept = public_pages.shared(
-        access.club,
-        ("club-page-sections", access.role, today.isoformat()),
-        lambda: _render(request, access, common),
-    )
-    found = [*kept, *_render(request, access, own)]
+    by_areas: dict[tuple[str, ...], list] = {}
+    for item in common:
+        by_areas.setdefault(getattr(item[1], "areas", (public_pages.ANYTHING,)), []).append(item)
+    found = _render(request, access, own)
+    for areas, chosen in by_areas.items():
+        found += public_pages.shared(
+            access.club,
+            ("club-page-sections", areas, access.role, today.isoformat()),
+            lambda chosen=chosen: _render(request, access, chosen),
+            areas=areas,
+        )
     found.sort(key=lambda item: (not item[1].section.template, item[1].section.order, item[0]))
     return [rendered for _index, rendered in found]
 
@@ -186,6 +205,7 @@ def settings_tab(request, access: ClubAccess) -> Tab | None:
 # --- The sections of the clubs' own data ------------------------------------------------------
 
 
+@kept_under()  # the club's own area alone
 def seasons(request, access: ClubAccess) -> Section:
     """The club's latest seasons, the running one marked (one query)."""
     today = timezone.localdate()

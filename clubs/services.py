@@ -8,7 +8,7 @@ from django.utils import formats, timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs.changes import players_changed
+from clubs.changes import club_changed, players_changed
 from clubs.inbox.invitations import invitation_inbox
 from clubs.merge import merge_players
 from clubs.models import (
@@ -80,6 +80,7 @@ def update_club(*, club: Club, **fields) -> Club:
         setattr(club, name, value)
     club.full_clean()
     club.save()
+    club_changed(club.pk)
     return club
 
 
@@ -248,6 +249,7 @@ def _save_season(season: Season, *, name: str, start, end, one_date_kept=False) 
             season.save()
     except IntegrityError as error:
         raise conflict("name", _("This club already has a season with this name.")) from error
+    club_changed(season.club_id)
     return season
 
 
@@ -281,6 +283,7 @@ def delete_season(*, season: Season) -> None:
             _("%(season)s has games recorded in it and cannot be deleted.")
             % {"season": season.name},
         ) from error
+    club_changed(season.club_id)
 
 
 @transaction.atomic
@@ -292,6 +295,7 @@ def change_role(*, membership: Membership, role: str) -> Membership:
         _keep_an_admin(locked.club)
     locked.role = role
     locked.save(update_fields=["role"])
+    club_changed(locked.club_id)
     return locked
 
 
@@ -310,6 +314,7 @@ def remove_member(*, membership: Membership) -> None:
         _keep_an_admin(locked.club)
     Player.objects.filter(club=locked.club, user=locked.user).update(user=None)
     locked.delete()
+    club_changed(locked.club_id)
 
 
 # The rules engine takes any non-negative cap and minimum; a club's settings stay sensible.
@@ -358,6 +363,7 @@ def update_house_rules(*, club: Club, game: str, values: dict, by=None) -> House
     # clubs knows no game: their apps lend the hooks (``house_rules_changed``).
     for hook in parts("house_rules_changed"):
         hook(club_id=club.pk, game=game)
+    club_changed(club.pk)
     return version
 
 
@@ -400,6 +406,7 @@ def create_invitation(
     if invitation.email:
         send_invitation_email.delay_on_commit(invitation.pk)
         invitation_inbox.delay_on_commit(invitation_id=invitation.pk)
+    club_changed(invitation.club_id)
     return invitation
 
 
@@ -429,4 +436,5 @@ def revoke_invitation(*, invitation: Invitation) -> Invitation:
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
         invitation_inbox.delay_on_commit(invitation_id=invitation.pk)
+        club_changed(invitation.club_id)
     return invitation

@@ -36,7 +36,7 @@ from clubs.house_rules_history import history
 from clubs.models import Club, Game, Invitation, Membership, Player, Role, Season
 from clubs.throttles import INVITATION, SIGN_UP, limit_mails
 from plumbing.once.sent import once_per_form
-from plumbing.public_pages import member_page, public_page
+from plumbing.public_pages import ANYTHING, member_page, public_page
 
 
 def home(request):
@@ -79,8 +79,8 @@ def _players_counted(members: bool) -> Subquery:
     return Coalesce(Subquery(players.values("club").annotate(n=Count("pk")).values("n")), 0)
 
 
-@public_page
-@member_page
+@public_page(ANYTHING)  # every area: its sections are kept each under its own
+@member_page(ANYTHING)
 @club_view(annotate={"n_members": _players_counted(True), "n_guests": _players_counted(False)})
 def club_detail(request, access):
     club = access.club
@@ -172,7 +172,7 @@ def _to_members(club: Club):
     return redirect("clubs:members", slug=club.slug)
 
 
-@member_page
+@member_page()  # the club's own area alone
 @club_view(at_least=Role.MEMBER)
 def members(request, access):
     return _members_page(request, access)

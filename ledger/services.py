@@ -66,7 +66,10 @@ from ledger.legs import give_legs, legs_of_nets
 from ledger.models import Entry, Erasure, Kind, Leg, Payment, PaymentStatus, Transaction
 from ledger.tasks import payment_inbox
 from ledger.webhooks import announce_payment
+from plumbing import public_pages
 from plumbing.errors import Conflict, not_found
+
+AREA = "ledger"  # the area of the club's pages its postings and payments change
 
 KEY_MAX_LENGTH = 150  # room for the derived keys ("reversal:<key>") within the column's 200
 SCOPE_MAX_LENGTH = 100
@@ -300,6 +303,7 @@ def _post(
 def _write(row: Transaction, body) -> Transaction:
     """A posting's three writes: its row, then its entries, then its legs."""
     row.save(force_insert=True)
+    public_pages.changed(row.club_id, AREA)
     # Entries first: on SQLite the legs are checked against them as the last comes.
     Entry.objects.bulk_create(
         Entry(transaction=row, player_id=player_id, amount_minor=amount)
@@ -435,6 +439,8 @@ def _insert_many(fresh: list[tuple[Posting, str, Body]], by) -> None:
     """The new transactions, their entries and their legs, in three bulk statements."""
     now = timezone.now()
     user = user_or_none(by)
+    for club_id in {body.club_id for _posting, _key, body in fresh}:
+        public_pages.changed(club_id, AREA)
     ids = bulk.insert(
         Transaction,
         TRANSACTION_FIELDS,
@@ -679,6 +685,7 @@ def record_payment(
         club=club, payer=payer, payee=payee, unit=unit, amount_minor=minor, recorded_by=by
     )
     payment_inbox.delay_on_commit(payment_id=payment.pk)
+    public_pages.changed(club.pk, AREA)
     return payment
 
 
@@ -734,6 +741,7 @@ def cancel_payment(*, payment: Payment, by) -> Payment:
     locked.decided_by, locked.decided_at = user_or_none(by), timezone.now()
     locked.save(update_fields=["status", "decided_by", "decided_at"])
     payment_inbox.delay_on_commit(payment_id=locked.pk)
+    public_pages.changed(locked.club_id, AREA)
     return locked
 
 
@@ -758,6 +766,7 @@ def erase_club_ledger(*, club: Club, by=None) -> Erasure:
     then be deleted (it cannot while it has a ledger)."""
     Club.objects.select_for_update().get(pk=club.pk)
     erasure = Erasure.objects.create(club_id=club.pk, club_name=club.name, by=user_or_none(by))
+    public_pages.changed(club.pk, AREA)
     payments, _ = Payment.objects.filter(club=club).delete()
     Leg.objects.filter(transaction__club=club).delete()
     Entry.objects.filter(transaction__club=club).delete()

@@ -102,14 +102,17 @@ def _ledger_rows(club, unit: str, scope: str | None, session: int | None) -> dic
     }
 
 
-@member_page
+@member_page("ledger")
 @club_page(at_least=Role.MEMBER)
 def club_ledger(request, access):
     club = access.club
     unit = _unit(request, club)
     scope, session = _scope(request)
     rows = public_pages.shared(
-        club, ("ledger", unit, session), lambda: _ledger_rows(club, unit, scope, session)
+        club,
+        ("ledger", unit, session),
+        lambda: _ledger_rows(club, unit, scope, session),
+        areas=("ledger",),
     )
     units = rows["units"]
     own = _own_player(access, request.user)  # the member's own part: one query

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from clubs.admin import Unchangeable, Untouchable
+from clubs.admin import ChangesItsClub, Unchangeable, Untouchable
 from matches.results.models import AuditEntry, GameRecord, GameSeat, Outcome
 from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
 from matches.sputo.models import Entrant, Tournament, TournamentMatch
@@ -18,7 +18,7 @@ class GameSeatInline(PlayersInline):
 
 
 @admin.register(GameRecord)
-class GameRecordAdmin(admin.ModelAdmin):
+class GameRecordAdmin(ChangesItsClub, admin.ModelAdmin):
     list_display = ["__str__", "club", "game", "played_at", "house_rules"]
     list_filter = ["game", "club"]
     date_hierarchy = "played_at"
@@ -27,7 +27,7 @@ class GameRecordAdmin(admin.ModelAdmin):
 
 
 @admin.register(Outcome)
-class OutcomeAdmin(Unchangeable, admin.ModelAdmin):
+class OutcomeAdmin(ChangesItsClub, Unchangeable, admin.ModelAdmin):
     """Read-only: outcomes change only through the result cycle's services."""
 
     list_display = ["__str__", "club", "content_type", "object_id", "status", "reported_at"]
@@ -56,7 +56,7 @@ class SpazzumazzPlaceInline(PlayersInline):
 
 
 @admin.register(SpazzumazzGame)
-class SpazzumazzGameAdmin(admin.ModelAdmin):
+class SpazzumazzGameAdmin(ChangesItsClub, admin.ModelAdmin):
     list_display = ["__str__", "club", "played_at", "season"]
     list_filter = ["club"]
     date_hierarchy = "played_at"
@@ -69,7 +69,7 @@ class EntrantInline(PlayersInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ChangesItsClub, admin.ModelAdmin):
     """Tournaments change through their services (pages and API); here they are read."""
 
     list_display = ["name", "club", "starts_at", "status", "variant", "best_of"]
@@ -80,7 +80,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(TournamentMatch)
-class TournamentMatchAdmin(Unchangeable, admin.ModelAdmin):
+class TournamentMatchAdmin(ChangesItsClub, Unchangeable, admin.ModelAdmin):
     """Read-only: results change through the result cycle, seats through the bracket."""
 
     list_display = ["__str__", "player_a", "player_b", "winner", "result", "needs_resolution"]

@@ -9,7 +9,7 @@ class MatchesConfig(AppConfig):
     def ready(self):
         # The games, imported once the models are loaded (``matches.games.all()``), and what
         # they lend the floors below (``plumbing.parts``).
-        from matches.boards import players_changed, sections, version_key
+        from matches.boards import players_changed, sections
         from matches.boards.tonight_views import at_my_clubs
         from matches.singapore.game import GAME as SINGAPORE
         from matches.spazzumazz.game import GAME as SPAZZUMAZZ
@@ -30,7 +30,6 @@ class MatchesConfig(AppConfig):
             game.house_rules_changed for game in self.games if game.house_rules_changed
         )
         self.players_changed = (players_changed,)
-        self.page_versions = (version_key,)
         self.ledger_sources = tuple(pair for game in self.games for pair in game.ledger_sources)
         self.ledger_legs = tuple(pair for game in self.games for pair in game.ledger_legs)
         self.demo = tuple(game.demo for game in self.games)

@@ -16,8 +16,8 @@ The names, and what each part is called with:
 - ``home_tonight``: ``(user) -> list``, the home page's "tonight at your clubs";
 - ``house_rules_changed``: ``(*, club_id, game)``, in the transaction that changed them;
 - ``players_changed``: ``(*, club_id)``, after the commit that changed a club's players;
-- ``page_versions``: ``(club_id) -> cache key``, versions of a club's kept pages
-  (``plumbing.public_pages``); ``member_page_versions``: ``(user_id) -> cache key``;
+- ``member_page_versions``: ``(user_id) -> cache key``, versions of what waits for a user,
+  which their kept pages show (``plumbing.public_pages``);
 - ``ledger_sources``: ``(prefix, describer)`` pairs; ``ledger_legs``: ``(prefix, provider)``
   pairs (``ledger.sources``);
 - ``demo``: modules with a ``build(demo)`` (``manage.py demo``).

@@ -17,13 +17,15 @@ dozen queries and its templates. What keeps it honest:
   meeting times, privacy) shows at once. The club is the model ``PUBLIC_PAGE_CLUB`` names
   (``clubs.Club``: a ``slug`` and ``is_public``); this module imports no app, so that
   every app's pages may use it.
-- **The club's versions are part of the entry**: the apps lend functions
-  (``page_versions``, ``plumbing.parts``) ``club_id -> cache key`` of version numbers that
-  features bump when what they show changes (``matches.boards.version_key``: every result
-  in force, correction or void).
-- **The club's write versions are part of the entry**: every write request of someone
-  logged in bumps them (:func:`written`): a tournament opened, a guest added or renamed
-  through a page or the API shows at once.
+- **The versions of what the page shows are part of the entry**: a club's pages are kept by
+  *area* (:data:`CLUB`, the club's ledger, a game's boards, one table, tonight: the names
+  are the apps'), and each page names the areas it shows (``@public_page("ledger")``; a
+  name may hold the view's arguments, ``"singapore-table:{session_id}"``). The service
+  that writes names what it changed (:func:`changed`), in the write's own transaction;
+  the areas' versions move once it commits, and only that club's pages of those areas are
+  built again. A write that is refused, or that rolls back, changes nothing. Every page
+  shows :data:`CLUB` (the club's people, roles, seasons and house rules), and
+  :data:`ANYTHING` moves with every change (for a page that shows all of a club).
 - **Everything else reaches the public within** ``PUBLIC_PAGE_SECONDS`` (60 s): what a task
   or a command writes without bumping a version.
 - **Each process answers from its own memory for a second** (``PUBLIC_PAGE_RECHECK_SECONDS``)
@@ -38,13 +40,10 @@ dozen queries and its templates. What keeps it honest:
 
 **What the members see** (:func:`shared`): a member's page is built per request, but what
 every member of one role sees of a club (a section of the club page, a table's hands, the
-ledger's rows) is kept once per club state, under the same versions plus the club's write
-versions: :func:`written` bumps them after every write request (``circolo.middleware.
-WritesBumpVersions``: a form, the API, the admin), for the club the path names or, when it
-names none, for every club. The page adds only the member's own part (their next match,
-their seat) live. A write outside a request (a task, a command) shows within
-``PUBLIC_PAGE_SECONDS``, unless it bumps a version itself (the boards' tasks do). A cache
-that fails is a miss: the page is built from the database, never a 500.
+ledger's rows) is kept once per club state, under the versions of the areas it shows. The
+page adds only the member's own part (their next match, their seat) live. A write outside
+the services (a command's raw SQL) shows within ``PUBLIC_PAGE_SECONDS``. A cache that
+fails is a miss: the page is built from the database, never a 500.
 
 A cache shared by the server's processes (Redis, in production) sees a version bump at
 once everywhere; with the default per-process memory cache each process has its own
@@ -63,7 +62,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache as django_cache
 from django.core.signals import setting_changed
-from django.db import connection
+from django.db import connection, transaction
 from django.dispatch import receiver
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
@@ -74,7 +73,8 @@ from plumbing.parts import parts
 log = logging.getLogger(__name__)
 
 CSRF_HOLE = "csrf-hole-8c1f2e"
-EVERY_CLUB = "*"  # the write version of every club (a write whose path names no club)
+CLUB = "club"  # a club's own area: its row, people, roles, seasons, house rules (every page)
+ANYTHING = "anything"  # moves with every change to the club: a page that shows all of it
 MEMORY_PAGES = 500  # pages each process keeps in memory at most (then it starts afresh)
 
 # (slug, language, path) -> (when it was checked, on the monotonic clock; the page); for a
@@ -82,11 +82,6 @@ MEMORY_PAGES = 500  # pages each process keeps in memory at most (then it starts
 _memory: dict[tuple[str, str, str], tuple[float, str]] = {}
 # A club's id by its slug, for a member's page (its versions are by id)
 _club_ids: dict[str, int] = {}
-
-
-def _version_functions() -> list:
-    """The apps' versions of a club's kept pages: ``page_versions`` (``plumbing.parts``)."""
-    return parts("page_versions")
 
 
 @cache
@@ -108,6 +103,12 @@ def forget() -> None:
     ``PUBLIC_PAGE_RECHECK_SECONDS``."""
     _memory.clear()
     _club_ids.clear()
+
+
+def forget_session(session: str) -> None:
+    """This process forgets the pages it keeps in memory for one session (it wrote)."""
+    for remembered in [key for key in list(_memory) if key[0] == f"session:{session}"]:
+        _memory.pop(remembered, None)
 
 
 @receiver(setting_changed)
@@ -154,28 +155,66 @@ def _versions(club_id: int, found: dict, keys: list[str]) -> tuple:
     return tuple(values)
 
 
-def _write_keys(slug: str) -> list[str]:
-    return [f"club-writes:{slug}", f"club-writes:{EVERY_CLUB}"]
+def area_key(club_id: int, area: str) -> str:
+    """The cache key of one of a club's areas' versions."""
+    return f"club-area:{club_id}:{area}"
 
 
-def written(slug: str | None) -> None:
-    """A write request was answered: what the club ``slug`` shows (every club's, for None)
-    may have changed. Its members' shared parts and its public pages are built again."""
-    django_cache.set(_write_keys(slug or EVERY_CLUB)[0], time.time_ns(), timeout=None)
-    forget()
+def _area_keys(club_id: int, areas) -> list[str]:
+    """The version keys a page of these areas is kept under (the club's own always)."""
+    return [area_key(club_id, area) for area in dict.fromkeys((CLUB, *areas))]
 
 
-def shared(club, parts: tuple, build: Callable[[], object], *, seconds: int | None = None):
+def changed(club_id: int, *areas: str) -> None:
+    """A write changed what the club ``club_id`` shows in ``areas``: once the write's
+    transaction commits (at once outside one), the pages of those areas, and of
+    :data:`ANYTHING`, are built again; a write that rolls back changes nothing. A cache that
+    fails leaves the pages to expire (``PUBLIC_PAGE_SECONDS``), never fails the write."""
+    keys = [area_key(club_id, area) for area in dict.fromkeys((*areas, ANYTHING))]
+
+    def bump() -> None:
+        try:
+            django_cache.set_many(dict.fromkeys(keys, time.time_ns()), timeout=None)
+        except Exception as error:  # noqa: BLE001 - the write stands; the pages expire
+            log.warning("changed: the cache failed to move %s: %s", keys, error)
+        _memory.clear()  # this process's pages at once (the clubs' ids stay as they are)
+
+    transaction.on_commit(bump)
+
+
+def version(club_id: int, area: str) -> int:
+    """One area's version now (for a cache of the app's own, keyed on it); a cache that
+    fails gives a version of its own, so that what is keyed on it is built afresh."""
+    key = area_key(club_id, area)
+    try:
+        return _versions(club_id, {key: django_cache.get(key)}, [key])[0]
+    except Exception as error:  # noqa: BLE001 - any cache failure is a miss, never a 500
+        log.warning("version: the cache failed, a version of its own: %s", error)
+        return time.time_ns()
+
+
+def _named(areas: tuple[str, ...], kwargs: dict) -> tuple[str, ...]:
+    """The areas a view names, with its arguments filled in (``"table:{session_id}"``)."""
+    return tuple(area.format(**kwargs) if "{" in area else area for area in areas)
+
+
+def shared(
+    club,
+    parts: tuple,
+    build: Callable[[], object],
+    *,
+    areas: tuple[str, ...],
+    seconds: int | None = None,
+):
     """What ``build()`` returns for this club and ``parts`` (say: the page, the role), kept
-    in the cache while the club's versions and write versions stay (and at most
+    in the cache while the versions of the club's ``areas`` stay (and at most
     ``seconds``, ``PUBLIC_PAGE_SECONDS`` by default), in the language of the request. One
     cache read when kept; ``build()`` must return something the cache can store (rows,
     rendered HTML), and nothing about who asks but ``parts``. A failing cache builds."""
     language = translation.get_language()
     name = hashlib.sha256(repr((club.pk, language, parts)).encode()).hexdigest()[:32]
     key = f"shared:{club.pk}:{name}"
-    version_keys = [version_key(club.pk) for version_key in _version_functions()]
-    version_keys += _write_keys(club.slug)
+    version_keys = _area_keys(club.pk, areas)
     try:
         found = django_cache.get_many([key, *version_keys])
         state = _versions(club.pk, found, version_keys)
@@ -204,10 +243,14 @@ def _anonymous_get(request) -> bool:
     )
 
 
-def public_page(view):
+def public_page(*areas: str):
     """Serve ``view(request, slug, ...)`` (a page of the club ``slug``, behind its access
-    check) from the cache for anonymous visitors of a public club: see the module."""
+    check, showing ``areas``) from the cache for anonymous visitors of a public club: see
+    the module."""
+    return lambda view: _public_page(view, areas)
 
+
+def _public_page(view, areas: tuple[str, ...]):
     @wraps(view)
     def wrapper(request, slug, *args, **kwargs):
         seconds = settings.PUBLIC_PAGE_SECONDS
@@ -226,8 +269,7 @@ def public_page(view):
         club_id = row[0]
         path = hashlib.sha256(full_path.encode()).hexdigest()[:32]
         key = f"public-page:{club_id}:{language}:{path}"
-        version_keys = [version_key(club_id) for version_key in _version_functions()]
-        version_keys += _write_keys(slug)
+        version_keys = _area_keys(club_id, _named(areas, kwargs))
         found = django_cache.get_many([key, *version_keys])
         state = (row, _versions(club_id, found, version_keys))
         stored = found.get(key)
@@ -267,27 +309,31 @@ def _member_version_functions() -> list:
     return parts("member_page_versions")
 
 
-def member_page(view):
+def member_page(*areas: str):
     """Serve ``view(request, slug, ...)`` to a signed-in user from the cache while nothing
     they see there changed: the page as they last got it, kept per user, language and
-    address, under the club's versions and write versions (every write request bumps them:
-    :func:`written`), the user's own versions (the apps' ``member_page_versions``: what
-    waits for them), and at most ``MEMBER_PAGE_SECONDS`` (0: never kept).
+    address, under the versions of the club's ``areas`` the page shows (the services that
+    write them move them: :func:`changed`), the user's own versions (the apps'
+    ``member_page_versions``: what waits for them), and at most ``MEMBER_PAGE_SECONDS``
+    (0: never kept).
 
     - **Signing in still runs on every request** (the session and the user), except that a
       process answers the same session the page it has just served for up to
       ``PUBLIC_PAGE_RECHECK_SECONDS``, as for the public; a write request in that process
       (a sign-out included) forgets them all at once.
     - **The access check runs when the page is built**: a change of who may see what (a
-      member removed, a role changed, the club made private) comes through a write request,
-      which bumps the versions the entry is kept under; a task's or a command's shows
-      within ``MEMBER_PAGE_SECONDS``.
-    - **Forms stay true**: the CSRF token is a hole filled in per request; a form's one-time
-      token (``plumbing.once``) is the entry's until a write, which bumps the versions, so a
-      page with a used token is never served again. A page that shows a message, a
-      fragment (``HX-Request``), or anything but a plain 200 is never kept.
+      member removed, a role changed, the club made private) changes :data:`CLUB`, which
+      every entry is kept under.
+    - **Forms stay true**: the CSRF token is a hole filled in per request. A form's write
+      changes an area its page shows, so the page is built again with a fresh one-time
+      token (``plumbing.once``); a kept page whose token was used sends, at worst, the same
+      fields with the same token, which records nothing twice. A page that shows a message,
+      a fragment (``HX-Request``), or anything but a plain 200 is never kept.
     """
+    return lambda view: _member_page(view, areas)
 
+
+def _member_page(view, areas: tuple[str, ...]):
     @wraps(view)
     def wrapper(request, slug, *args, **kwargs):
         seconds = settings.MEMBER_PAGE_SECONDS
@@ -309,8 +355,7 @@ def member_page(view):
         user_id = request.user.pk
         path = hashlib.sha256(full_path.encode()).hexdigest()[:32]
         key = f"member-page:{club_id}:{user_id}:{language}:{path}"
-        version_keys = [version_key(club_id) for version_key in _version_functions()]
-        version_keys += [*_write_keys(slug), *_member_versions(user_id)]
+        version_keys = [*_area_keys(club_id, _named(areas, kwargs)), *_member_versions(user_id)]
         try:
             found = django_cache.get_many([key, *version_keys])
             state = _versions(club_id, found, version_keys)

@@ -51,14 +51,12 @@ And two duties of every game's tasks, for the pages' cache and rebuilds:
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from datetime import time as time_of_day
 from decimal import Decimal
 from typing import Literal
 
-from django.core.cache import cache
 from django.utils import timezone
 
 import plumbing.public_pages as public_pages
@@ -187,39 +185,28 @@ def night_of(moment: datetime) -> date:
 
 # --- The pages' cache -------------------------------------------------------------------------
 #
-# The leaderboards and the player pages are cached per club; the key holds the club's board
-# version, which every game's tasks bump (``bump(club_id)``, after commit) once they have
-# changed their precomputed rows. A missing version (a cleared cache) starts from the clock,
-# never from a number an old entry could still carry.
+# Each game's pages are kept under the game's area of the club (``plumbing.public_pages``:
+# the game's name) and all the boards under ``BOARDS``; the game's tasks move both
+# (``bump(club_id, game)``, after commit) once they have changed their precomputed rows.
 
-
-def version_key(club_id: int) -> str:
-    """The cache key of the club's board version (to read it with others in one go)."""
-    return f"boards:version:{club_id}"
+BOARDS = "boards"  # the area of every game's boards: the leaderboards, the player pages
 
 
 def version(club_id: int) -> int:
-    """The club's board version (part of the cache key of its pages)."""
-    key = version_key(club_id)
-    found = cache.get(key)
-    if found is None:
-        found = time.time_ns()
-        if not cache.add(key, found, timeout=None):
-            found = cache.get(key, found)
-    return found
+    """The version of the club's boards (part of the cache key of their fragments)."""
+    return public_pages.version(club_id, BOARDS)
 
 
-def bump(club_id: int) -> None:
-    """A game changed the club's precomputed rows: its cached pages are out of date."""
-    cache.set(version_key(club_id), time.time_ns(), timeout=None)
-    public_pages.forget()
+def bump(club_id: int, game: str) -> None:
+    """A game changed the club's precomputed rows: its pages and the boards are out of date."""
+    public_pages.changed(club_id, game, BOARDS)
 
 
 def players_changed(*, club_id: int) -> None:
     """The clubs' ``players_changed`` hook (``plumbing.parts``): a player renamed, added,
-    merged or removed shows on the cached leaderboards, player pages and club nights
-    (called after commit)."""
-    bump(club_id)
+    merged or removed shows on the games' own caches too (the fragments of the boards, the
+    Spazz'u'mazz section), which are keyed on the games' areas (called after commit)."""
+    public_pages.changed(club_id, BOARDS, *(game.name for game in games.all()))
 
 
 def as_json(value):

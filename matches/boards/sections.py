@@ -5,12 +5,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from clubs.access import ClubAccess
-from clubs.club_page import Section, Tab
+from clubs.club_page import Section, Tab, kept_under
 from matches.results.models import GameRecord, GameSeat
 
 RECENT_GAMES = 5
 
 
+@kept_under("singapore", "sputo", "spazzumazz")
 def recent_games(request, access: ClubAccess) -> Section | None:
     """The club's last games, with who sat at the table (two queries); hidden while the
     club has recorded none."""

@@ -73,8 +73,8 @@ def _cached(key: str, build) -> str:
     return mark_safe(found)  # noqa: S308 - rendered by our templates, escaped there
 
 
-@public_page
-@member_page
+@public_page(boards.BOARDS)
+@member_page(boards.BOARDS)
 @club_page()
 def leaderboards(request, access):
     """Every game's leaderboard: per season or all time, sortable, a minimum of games (by
@@ -153,8 +153,8 @@ def leaderboards(request, access):
     )
 
 
-@public_page
-@member_page
+@public_page(boards.BOARDS)
+@member_page(boards.BOARDS)
 @club_page()
 def player_page(request, access, player_id: int):
     """One player's page: every game's section (history, statistics, charts)."""

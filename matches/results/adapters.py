@@ -187,6 +187,11 @@ class GameAdapter:
         """The subject again, with what the steps read of it."""
         return self.model._default_manager.select_related(*self.related).get(pk=subject.pk)
 
+    def areas(self, subject: OutcomeSubject) -> tuple[str, ...]:
+        """The areas of the club's pages a step on ``subject`` changes
+        (``plumbing.public_pages.changed``): the game's, by default."""
+        return (self.game,)
+
     def lock(self, subject: OutcomeSubject) -> OutcomeSubject:
         """The subject's row again, locked for one step, with what the steps read
         (:attr:`related`, joined in the locking query). Only the subject's own row is

@@ -48,6 +48,7 @@ from matches.results.models import (
     OutcomeStatus,
     OutcomeSubject,
 )
+from plumbing import public_pages
 from plumbing.errors import Conflict
 from plumbing.rule_errors import rules_validation_error
 from rules.check import check_record
@@ -89,14 +90,28 @@ def require(step: str, who: Actor, subject: OutcomeSubject, *, reported_by=None)
 
 
 def _audit(
-    subject, outcome, *, action: str, by, from_status: str = "", to_status: str, note="", data=None
+    subject,
+    outcome,
+    *,
+    action: str,
+    by,
+    from_status: str = "",
+    to_status: str,
+    note="",
+    data=None,
+    areas: tuple[str, ...] | None = None,
 ):
     """Write a step to the subject's history: ``outcome`` moved from ``from_status`` (none:
-    a result that comes new) to ``to_status``."""
-    # After the commit: the tonight screen and the inboxes show every step.
+    a result that comes new) to ``to_status``. ``areas``: of the club's pages it changed
+    (``plumbing.public_pages``), by default those the subject's game adapter names."""
+    # After the commit: the tonight screen and the inboxes show every step, and the pages
+    # of the areas it changed are built again.
     after_step.delay_on_commit(
         club_id=subject.club_id, model=subject._meta.label_lower, object_id=subject.pk
     )
+    if areas is None:
+        areas = adapter_for(subject).areas(subject)
+    public_pages.changed(subject.club_id, *areas)
     return AuditEntry.objects.create(
         club_id=subject.club_id,
         content_type=ContentType.objects.get_for_model(subject),
@@ -132,10 +147,21 @@ def _move(
     )
 
 
-def audit(subject: OutcomeSubject, *, action: str, by, note: str = "", data=None) -> AuditEntry:
-    """Write a step of a subject's history that is not a result (a game's own)."""
+def audit(
+    subject, *, action: str, by, note: str = "", data=None, areas: tuple[str, ...] | None = None
+) -> AuditEntry:
+    """Write a step of a subject's history that is not a result (a game's own); ``areas`` of
+    the club's pages it changed, for a subject that is not a result's (a tournament)."""
     return _audit(
-        subject, None, action=action, by=by, from_status="", to_status="", note=note, data=data
+        subject,
+        None,
+        action=action,
+        by=by,
+        from_status="",
+        to_status="",
+        note=note,
+        data=data,
+        areas=areas,
     )
 
 
@@ -201,7 +227,10 @@ def _arrive(
 ) -> Outcome:
     """:func:`_store` a new result and write its coming (from no state) to the audit."""
     outcome = _store(adapter, subject, checked, by=by, status=status, note=note, **store)
-    _audit(subject, outcome, action=action, by=by, to_status=status, note=note, data=data)
+    areas = adapter.areas(subject)
+    _audit(
+        subject, outcome, action=action, by=by, to_status=status, note=note, data=data, areas=areas
+    )
     return outcome
 
 

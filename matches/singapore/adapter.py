@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matches.results.adapters import GameAdapter
-from matches.results.models import GameSeat
+from matches.results.models import GameSeat, Outcome
 from matches.singapore import posting, tasks
-from matches.singapore.models import Hand
+from matches.singapore.models import AREA, TABLE_AREA, Hand
 from matches.singapore.payload import check_hand_outcome
 from plumbing.errors import Conflict
 
@@ -33,6 +33,9 @@ class SingaporeAdapter(GameAdapter):
         "import_out_of_turn": gettext_lazy("%(who)s imported the hand, allowing it out of turn."),
         "import": gettext_lazy("The hand was imported."),
     }
+
+    def areas(self, subject) -> tuple[str, ...]:
+        return (AREA, TABLE_AREA.format(session_id=subject.session_id))
 
     def players(self, subject):
         return [subject.dealer, subject.opponent]
@@ -54,17 +57,17 @@ class SingaporeAdapter(GameAdapter):
         if previous is not None:
             posting.reverse_hand(hand=subject, outcome=previous, by=by)
         posting.post_hand(hand=subject, outcome=outcome, by=by, checked=checked)
-        queue_stats(subject)
+        queue_stats(subject, new=outcome if previous is None else None)
 
     def voided(self, subject, outcome, *, by):
         posting.reverse_hand(hand=subject, outcome=outcome, by=by)
         queue_stats(subject)
 
 
-
-def queue_stats(hand: Hand) -> None:
-    """Rebuild, once the transaction commits, the season's statistics of everyone in any
-    result of ``hand`` (the one in force and those it replaced)."""
+def queue_stats(hand: Hand, *, new: Outcome | None = None) -> None:
+    """Bring up to date, once the transaction commits, the season's statistics of everyone
+    in any result of ``hand`` (the one in force and those it replaced): ``new``, a result
+    new in force, is added to their rows as a delta where it can be."""
     players = sorted(
         set(
             GameSeat.objects.filter(
@@ -75,7 +78,10 @@ def queue_stats(hand: Hand) -> None:
         )
     )
     tasks.recompute_stats.delay_on_commit(
-        club_id=hand.club_id, player_ids=players, season_ids=[hand.season_id]
+        club_id=hand.club_id,
+        player_ids=players,
+        season_ids=[hand.season_id],
+        outcome_id=new.pk if new is not None else None,
     )
 
 

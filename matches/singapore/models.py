@@ -39,6 +39,12 @@ def _today():
     return timezone.localdate()
 
 
+# The areas of a club's pages a table's writes change (``plumbing.public_pages``): the
+# tables and the game's other pages, and the table's own (its page, its sheet).
+AREA = "singapore"
+TABLE_AREA = "singapore-table:{session_id}"
+
+
 class TableSessionQuerySet(ClubOwnedQuerySet):
     seen_from = Role.MEMBER  # a table's sheet says who owes whom: for the club's members
 
@@ -313,6 +319,10 @@ class SingaporeStats(models.Model):
     quotas_lost = models.PositiveIntegerField(_("quotas lost"), default=0)
     # Running balance after each of the player's hands of the season: [[iso time, points]].
     history = models.JSONField(_("balance history"), default=list, blank=True)
+    # The last hand the row counts (by time, then the record's id): a hand in force after it
+    # is added as a delta (``matches.singapore.stats``).
+    last_played_at = models.DateTimeField(_("last hand counted"), null=True, blank=True)
+    last_record_id = models.BigIntegerField(_("last record counted"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     objects = SingaporeStatsQuerySet.as_manager()

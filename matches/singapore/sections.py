@@ -7,10 +7,11 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from clubs.club_page import Section, Tab
+from clubs.club_page import Section, Tab, kept_under
 from matches.singapore import turns
 
 
+@kept_under("singapore")
 def club_section(request, access) -> Section | None:
     if not access.is_member:
         return None

@@ -37,9 +37,10 @@ from matches.results.adapters import Actor
 from matches.results.models import Outcome
 from matches.singapore import turns
 from matches.singapore.adapter import ADAPTER
-from matches.singapore.models import Hand, TableSeat, TableSession
+from matches.singapore.models import AREA, TABLE_AREA, Hand, TableSeat, TableSession
 from matches.singapore.payload import CheckedHand, Table, as_outcome, preview_view, read_payload
 from matches.singapore.turns import TableState, first_pair, table_state
+from plumbing import public_pages
 from plumbing.errors import Conflict, conflict, not_found
 from plumbing.once.sent import check_key, key_reused
 
@@ -47,6 +48,7 @@ from plumbing.once.sent import check_key, key_reused
 def _lock(session: TableSession) -> TableSession:
     """The table locked for a change of its seats or state, which the tonight screen shows."""
     tonight_changed.delay_on_commit(club_id=session.club_id)
+    public_pages.changed(session.club_id, AREA, TABLE_AREA.format(session_id=session.pk))
     return (
         TableSession.objects.select_for_update(of=("self",))
         .select_related("club", "house_rules")
@@ -185,6 +187,7 @@ def open_session(
         TableSeat(session=session, player=p, position=n, joined_at=now) for n, p in enumerate(seats)
     )
     tonight_changed.delay_on_commit(club_id=club.pk)
+    public_pages.changed(club.pk, AREA)
     return session
 
 

@@ -1,10 +1,19 @@
-"""Singapore statistics per player and season, rebuilt from the hands in force.
+"""Singapore statistics per player and season, from the hands in force.
 
 Every figure comes from the checked records (``GameRecord`` in force, game Singapore) and
-their seats, so guest merges, corrections and voids are followed by rebuilding the rows
-of the people concerned. Rebuilding is idempotent and safe in any order: it deletes the
-rows it rebuilds and writes them again from what is in force now, under a lock on the
-club's row (two rebuilds of one club wait for each other).
+their seats. Two ways keep the rows, both under a lock on the club's row (two runs for one
+club wait for each other), both adding the hands in the same order with the same code:
+
+- **a delta** for a hand that came into force new (:func:`add_record`), later than the
+  last hand each of its people's rows counts (``last_played_at``, ``last_record_id``):
+  the hand is added to those rows. It costs the hand's people, whatever their history
+  (the row's ``history`` list grows by one point).
+- **a rebuild** otherwise (a correction, a void, a guest merge, a hand entered late,
+  ``manage.py recompute_stats``): it deletes the rows of the people concerned and writes
+  them again from what is in force now. It costs their hands of the season.
+
+Either is idempotent and safe in any order: a delta that finds a row already past its hand
+rebuilds instead.
 
 - ``hands_played``: hands dealt or played as the opponent; ``hands_won``: hands closed.
 - ``net_points``: the sum of the person's balance in every hand (covers and side bets too);
@@ -56,15 +65,18 @@ def _records(club: Club, player_ids, season_ids):
         )
     if season_ids is not None:
         records = records.filter(_in_seasons(season_ids))
-    return records.order_by("played_at", "pk").values_list(
-        "pk",
-        "season_id",
-        "played_at",
-        "record",
-        "result",
-        "outcome__content_type",
-        "outcome__object_id",
-    )
+    return records.order_by("played_at", "pk").values_list(*RECORD_FIELDS)
+
+
+RECORD_FIELDS = (
+    "pk",
+    "season_id",
+    "played_at",
+    "record",
+    "result",
+    "outcome__content_type",
+    "outcome__object_id",
+)
 
 
 def _money(club: Club, rows) -> dict[int, Decimal]:
@@ -101,11 +113,17 @@ def _blank(club, season_id, player_id) -> SingaporeStats:
 def compute(club: Club, *, player_ids=None, season_ids=None) -> list[SingaporeStats]:
     """The rows for ``player_ids`` (all: None) in ``season_ids`` (all: None), unsaved."""
     rows = list(_records(club, player_ids, season_ids))
-    seats = _seats([row[0] for row in rows])
-    money = _money(club, rows)
     wanted = set(player_ids) if player_ids is not None else None
     stats: dict[tuple, SingaporeStats] = {}
-    running: dict[tuple, int] = defaultdict(int)
+    _add(club, rows, stats, wanted)
+    return list(stats.values())
+
+
+def _add(club: Club, rows: list, stats: dict[tuple, SingaporeStats], wanted) -> None:
+    """Add the records ``rows`` (in order) to ``stats``, the rows of the people ``wanted``
+    (everyone: None) by (season, player); a row's running balance is its net points."""
+    seats = _seats([row[0] for row in rows])
+    money = _money(club, rows)
     for record_id, season_id, played_at, record, result, _ct, _oid in rows:
         stake = record.get("stake") if isinstance(record, dict) else None
         if not stake or "balances" not in result:
@@ -145,9 +163,8 @@ def compute(club: Club, *, player_ids=None, season_ids=None) -> list[SingaporeSt
                 row.net_money += value * points
             row.quotas_won += quotas_won.get(player, 0)
             row.quotas_lost += quotas_lost.get(player, 0)
-            running[key] += points
-            row.history.append([played_at.isoformat(timespec="minutes"), running[key]])
-    return list(stats.values())
+            row.history.append([played_at.isoformat(timespec="minutes"), row.net_points])
+            row.last_played_at, row.last_record_id = played_at, record_id
 
 
 @transaction.atomic
@@ -165,8 +182,57 @@ def rebuild(club_id: int, *, player_ids=None, season_ids=None) -> int:
     rows = compute(club, player_ids=player_ids, season_ids=season_ids)
     SingaporeStats.objects.bulk_create(rows, batch_size=1000)
     # The cached leaderboards and player pages of the club are out of date (once committed).
-    transaction.on_commit(lambda: boards.bump(club_id))
+    boards.bump(club_id, "singapore")
     return len(rows)
+
+
+STATS_FIELDS = [
+    "hands_played",
+    "hands_won",
+    "net_points",
+    "net_money",
+    *CLOSING_FIELDS.values(),
+    "biggest_hand",
+    "quotas_won",
+    "quotas_lost",
+    "history",
+    "last_played_at",
+    "last_record_id",
+]
+
+
+@transaction.atomic
+def add_record(club_id: int, *, outcome_id: int, player_ids, season_id) -> int | None:
+    """The delta (see the module): the record of the result ``outcome_id``, new in force,
+    added to the rows of ``player_ids`` in its season. None if it cannot be (the record is
+    no longer in force, or a row counts a later hand already): the caller rebuilds those
+    rows instead."""
+    club = Club.objects.select_for_update().filter(pk=club_id).first()
+    if club is None:
+        return 0
+    rows = list(
+        GameRecord.objects.in_force()
+        .filter(club=club, game="singapore", outcome_id=outcome_id)
+        .values_list(*RECORD_FIELDS)
+    )
+    if len(rows) != 1:
+        return None
+    record_id, season, played_at = rows[0][:3]
+    if season != season_id:
+        return None
+    stored = SingaporeStats.objects.filter(club=club, player__in=player_ids).filter(
+        _in_seasons([season])
+    )
+    stats = {(row.season_id, row.player_id): row for row in stored}
+    counted = [(row.last_played_at, row.last_record_id) for row in stats.values()]
+    if any(key[0] is None or key >= (played_at, record_id) for key in counted):
+        return None
+    _add(club, rows, stats, set(player_ids))
+    fresh = [row for row in stats.values() if row.pk is None]
+    SingaporeStats.objects.bulk_update([r for r in stats.values() if r.pk], STATS_FIELDS)
+    SingaporeStats.objects.bulk_create(fresh)
+    boards.bump(club_id, "singapore")
+    return len(stats)
 
 
 def rebuild_club(club_id: int) -> str:

@@ -26,7 +26,7 @@ from matches.results.models import OutcomeStatus
 from matches.results.views import Refused, StepPage
 from matches.singapore import services, turns
 from matches.singapore.forms import HandForm, OpenTableForm, card_errors, meld_errors
-from matches.singapore.models import Hand, TableSession
+from matches.singapore.models import TABLE_AREA, Hand, TableSession
 from matches.singapore.payload import HandRefused, current_outcome, views_of, with_history
 from matches.singapore.sheet import build_sheet, closing_label, sheet_csv
 from plumbing.errors import Conflict
@@ -63,7 +63,7 @@ def _table_url(session) -> str:
 # --- Tables --------------------------------------------------------------------------------
 
 
-@member_page
+@member_page("singapore")
 @club_page(at_least=Role.MEMBER)
 def tables(request, access):
     club = access.club
@@ -156,13 +156,14 @@ def _table_rows(access, session_id) -> dict:
     }
 
 
-@member_page
+@member_page(TABLE_AREA)
 @club_page(at_least=Role.MEMBER)
 def table(request, access, session_id):
     rows = public_pages.shared(
         access.club,
         ("singapore-table", session_id, access.is_scorer),
         lambda: _table_rows(access, session_id),
+        areas=(TABLE_AREA.format(session_id=session_id),),
     )
     me = _my_player(request, access.club)  # the member's own part: one query
     session = rows["session"]
@@ -518,7 +519,7 @@ HAND = HandPage()
 # --- The sheet -------------------------------------------------------------------------------
 
 
-@member_page
+@member_page(TABLE_AREA, "ledger")
 @club_page(at_least=Role.MEMBER)
 def sheet(request, access, session_id):
     session = _session(access, session_id)

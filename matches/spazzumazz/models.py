@@ -309,6 +309,10 @@ class SpazzumazzBoard(models.Model):
     )
     min_games = models.PositiveIntegerField(gettext_lazy("minimum games used"), default=0)
     rebuilt_at = models.DateTimeField(gettext_lazy("rebuilt"), null=True, blank=True)
+    # The last game (by time, then id) the derived rows count: a game in force after it is
+    # added by a delta; a change at or before it is replayed (``matches.spazzumazz.stats``).
+    counted_at = models.DateTimeField(gettext_lazy("counted up to"), null=True, blank=True)
+    counted_game_id = models.BigIntegerField(gettext_lazy("last game counted"), null=True)
 
     class Meta:
         verbose_name = gettext_lazy("Spazz'u'mazz statistics state")

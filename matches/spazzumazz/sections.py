@@ -7,7 +7,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from clubs.club_page import Section, Tab
+from clubs.club_page import Section, Tab, kept_under
 from matches import boards as pages
 from matches.spazzumazz import boards
 
@@ -46,6 +46,7 @@ def _figures(club) -> dict:
     return found
 
 
+@kept_under("spazzumazz", "boards")
 def club_section(request, access) -> Section | None:
     """The game's name, since when, and who held it before; before the first game, a line
     saying there is none yet."""

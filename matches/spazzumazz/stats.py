@@ -7,14 +7,27 @@ How they stay right:
   club's :class:`~matches.models.SpazzumazzBoard` *stale from* that game's time, in the same
   transaction (the game's adapter: :func:`mark_stale`), then queues :func:`refresh` after
   commit (``matches.spazzumazz.tasks``).
-- :func:`refresh` locks the board row, and if it is stale, rebuilds what the games from that
-  time on can have changed: the statistics and head to head of every player of those games
-  (from their whole history), the ratings replayed from the last rating before that time,
-  and the game name's history replayed from the standings just before it. Then the board is
-  clean and the club's pages' cache version is bumped.
+- :func:`refresh` locks the board row, and if it is stale:
+
+  - **a delta** when everything pending came after the last game the rows count (the
+    board's ``counted_at``/``counted_game_id``): a new game, as at a club night. The rows of
+    that game's players are read and each new game is added to them, as the rebuild adds
+    it (:func:`tally`, the same code in the same order, so the same numbers to the last
+    bit): statistics and streaks, head to head between its players, the ratings from each
+    player's current one, and the game's name from the scope's standings (one read of the
+    qualified players' rows). Its cost is the game's players, whatever their history.
+  - **a replay** otherwise (a game entered late, a correction or a void of a game already
+    counted, a change of ``idiot_min_games``): it rebuilds what the games from that time on
+    can have changed: the statistics and head to head of every player of those games (from
+    their whole history), the ratings replayed from the last rating before that time, and
+    the game name's history replayed from the standings just before it. Its cost is those
+    players' history.
+
+  Then the board is clean and the club's pages' cache version is bumped.
 - So a task run twice finds nothing stale the second time, tasks run in any order each
   rebuild from the earliest change still pending, and :func:`rebuild_club` (``manage.py
-  recompute_stats``) is the same code from the first game: the same numbers.
+  recompute_stats``) is the replay from the first game: the same numbers, which
+  ``tests/test_spazzumazz_stats.py`` checks on random histories.
 
 Definitions (``tests/test_spazzumazz_stats.py`` has hand-computed cases):
 
@@ -194,12 +207,13 @@ def _scopes(game: Played) -> tuple[int | None, ...]:
     return (ALL_TIME,) if game.season_id is None else (ALL_TIME, game.season_id)
 
 
-def tally(games: Iterable[Played], players: set[int] | None = None):
+def tally(games: Iterable[Played], players: set[int] | None = None, *, stats=None, pairs=None):
     """Statistics and head to head of ``players`` (everyone if None) over ``games``:
     ``({(scope, player): Tally}, {(scope, player, opponent): [games, behind]})``; the head
-    to head holds every pair with at least one of ``players``."""
-    stats: dict[tuple, Tally] = defaultdict(Tally)
-    pairs: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    to head holds every pair with at least one of ``players``. ``stats`` and ``pairs``: the
+    rows to add the games to (a delta), empty by default."""
+    stats = defaultdict(Tally, stats or {})
+    pairs = defaultdict(lambda: [0, 0], pairs or {})
     for game in games:
         size = len(game.order)
         scopes = _scopes(game)
@@ -281,6 +295,14 @@ def _replay_ratings(club_id: int, games: list[Played], start, players: set[int] 
     for player, mu, sigma in kept.order_by("sequence").values_list("player_id", "mu", "sigma"):
         games_so_far = state[player][2] + 1 if player in state else 1
         state[player] = (mu, sigma, games_so_far)
+    _rate(club_id, games, state, set(state) if players is None else players)
+
+
+def _rate(club_id: int, games: list[Played], state: dict, touched: set[int]) -> None:
+    """Rate ``games`` in order from each player's ``state`` (mu, sigma, games so far; a
+    newcomer's is the model's), write their rating changes after the club's last one, and
+    the current ratings of ``touched`` and of every player of ``games``."""
+    changes = RatingChange.objects.filter(club_id=club_id, game=GAME)
     last = changes.order_by("-sequence").values_list("sequence", flat=True).first() or 0
     outcome_of = _outcomes_in_force(club_id, [g.pk for g in games])
     new = []
@@ -309,7 +331,7 @@ def _replay_ratings(club_id: int, games: list[Played], start, players: set[int] 
             RatingChange.objects.bulk_create(new, batch_size=5000)
             new = []
     RatingChange.objects.bulk_create(new, batch_size=5000)
-    touched = set(state) if players is None else players
+    touched = touched | {player for game in games for player in game.order}
     PlayerRating.objects.filter(club_id=club_id, game=GAME, player_id__in=touched).delete()
     PlayerRating.objects.bulk_create(
         [
@@ -430,6 +452,14 @@ def refresh(club_id: int) -> str:
     renamed = board.min_games != min_games  # the house rule changed: every name again
     if not board.stale and not renamed:
         return "up to date"
+    if not renamed and _only_later(board):
+        named_after = current_title(club_id)
+        added = _add_later_games(club_id, board, min_games)
+        announce_rename(club, before=named_after)
+        board.stale, board.stale_from = False, None
+        board.save(update_fields=["stale", "stale_from", "counted_at", "counted_game_id"])
+        boards.bump(club_id, "spazzumazz")
+        return f"added {added} games"
     start = None if renamed else board.stale_from
     players = _affected(club_id, start)
     games = games_in_force(club_id, players=players)
@@ -440,9 +470,163 @@ def refresh(club_id: int) -> str:
     announce_rename(club, before=named_after)
     board.stale, board.stale_from, board.min_games = False, None, min_games
     board.rebuilt_at = timezone.now()
-    board.save(update_fields=["stale", "stale_from", "min_games", "rebuilt_at"])
-    transaction.on_commit(lambda: boards.bump(club_id))
+    board.counted_at, board.counted_game_id = _last_counted(club_id)
+    board.save(
+        update_fields=[
+            "stale",
+            "stale_from",
+            "min_games",
+            "rebuilt_at",
+            "counted_at",
+            "counted_game_id",
+        ]
+    )
+    boards.bump(club_id, "spazzumazz")
     return "rebuilt from the start" if start is None else f"rebuilt from {start.isoformat()}"
+
+
+# --- The delta: games after the last one counted ---------------------------------------------
+
+
+def _only_later(board: SpazzumazzBoard) -> bool:
+    """Whether everything pending came after the last game the rows count."""
+    return (
+        board.counted_at is not None
+        and board.stale_from is not None
+        and board.stale_from > board.counted_at
+    )
+
+
+def _last_counted(club_id: int) -> tuple[datetime | None, int | None]:
+    """The club's last game in force (its time and id): what the rows now count up to."""
+    last = (
+        SpazzumazzGame.objects.filter(club_id=club_id, places__place__isnull=False)
+        .order_by("-played_at", "-pk")
+        .values_list("played_at", "pk")
+        .first()
+    )
+    return last if last is not None else (None, None)
+
+
+def _later_games(board: SpazzumazzBoard) -> list[Played]:
+    """The games in force after the last one counted, in the order they were played."""
+    places = SpazzumazzPlace.objects.filter(
+        game__club_id=board.club_id, place__isnull=False, game__played_at__gte=board.counted_at
+    )
+    rows = places.order_by("game__played_at", "game_id", "place").values_list(
+        "game_id", "game__played_at", "game__season_id", "player_id"
+    )
+    counted = (board.counted_at, board.counted_game_id)
+    return [game for game in _games(rows) if game.key > counted]
+
+
+def _scoped(queryset, scopes: set):
+    """The rows of these scopes (all time is the empty season)."""
+    seasons = [scope for scope in scopes if scope is not ALL_TIME]
+    return queryset.filter(Q(season__isnull=True) | Q(season_id__in=seasons))
+
+
+def _add_later_games(club_id: int, board: SpazzumazzBoard, min_games: int) -> int:
+    """Add the games after the last one counted to the rows of their players (the delta of
+    the module's docstring); the board then counts up to the last of them."""
+    games = _later_games(board)
+    if not games:
+        return 0
+    players = {player for game in games for player in game.order}
+    scopes = {scope for game in games for scope in _scopes(game)}
+    stats_rows = _scoped(
+        SpazzumazzStats.objects.filter(club_id=club_id, player_id__in=players), scopes
+    )
+    stats = {
+        (row.season_id, row.player_id): Tally(
+            games=row.games,
+            idiot=row.idiot,
+            place_sum=row.place_sum,
+            relative_place_sum=row.relative_place_sum,
+            current_streak=row.current_streak,
+            longest_streak=row.longest_streak,
+            last_played_at=row.last_played_at,
+        )
+        for row in stats_rows
+    }
+    pair_rows = _scoped(
+        SpazzumazzHeadToHead.objects.filter(
+            club_id=club_id, player_id__in=players, opponent_id__in=players
+        ),
+        scopes,
+    ).values_list("season_id", "player_id", "opponent_id", "games", "behind")
+    pairs = {(scope, a, b): [n, behind] for scope, a, b, n, behind in pair_rows}
+    titles = {scope: _Titles(club_id, scope, min_games) for scope in scopes}
+    for game in games:
+        stats, pairs = tally([game], stats=stats, pairs=pairs)
+        for scope in _scopes(game):
+            titles[scope].after(game, stats)
+    stats_rows.delete()
+    _scoped(
+        SpazzumazzHeadToHead.objects.filter(
+            club_id=club_id, player_id__in=players, opponent_id__in=players
+        ),
+        scopes,
+    ).delete()
+    SpazzumazzStats.objects.bulk_create(_stats_rows(club_id, stats))
+    SpazzumazzHeadToHead.objects.bulk_create(_pair_rows(club_id, pairs))
+    ratings = PlayerRating.objects.filter(club_id=club_id, game=GAME, player_id__in=players)
+    state = {r.player_id: (r.mu, r.sigma, r.games) for r in ratings}
+    _rate(club_id, games, state, players)
+    for kept in titles.values():
+        kept.save()
+    board.counted_at, board.counted_game_id = games[-1].key
+    return len(games)
+
+
+class _Titles:
+    """The game's name in one scope, followed game by game from the stored standings (the
+    qualified players' rows and the title in force): what :func:`_replay_titles` does from
+    the first game, done for the games after the last one counted."""
+
+    def __init__(self, club_id: int, scope: int | None, min_games: int) -> None:
+        self.club_id, self.scope = club_id, scope
+        qualified = SpazzumazzStats.objects.filter(
+            club_id=club_id, season_id=scope, games__gte=max(min_games, 1), idiot__gt=0
+        ).values_list("player_id", "games", "idiot", "place_sum", "player__display_name")
+        rows = list(qualified)
+        self.standings = Standings(min_games=min_games, names={r[0]: r[4] for r in rows})
+        for player, n, idiot, place_sum, _name in rows:
+            self.standings.update(player, Tally(games=n, idiot=idiot, place_sum=place_sum))
+        self.current = SpazzumazzTitle.objects.filter(
+            club_id=club_id, season_id=scope, until__isnull=True
+        ).first()
+        self.closed: list[SpazzumazzTitle] = []
+        self.opened: list[SpazzumazzTitle] = []
+
+    def after(self, game: Played, stats: dict) -> None:
+        """The holder after ``game`` (its players' tallies now in ``stats``)."""
+        missing = [p for p in game.order if p not in self.standings.names]
+        if missing:
+            names = Player.objects.filter(pk__in=missing).values_list("pk", "display_name")
+            self.standings.names.update(names)
+        for player in game.order:
+            t = stats[(self.scope, player)]
+            self.standings.update(
+                player, Tally(games=t.games, idiot=t.idiot, place_sum=t.place_sum)
+            )
+        holder = self.standings.holder()
+        if (self.current.player_id if self.current else None) == holder:
+            return
+        if self.current is not None:
+            self.current.until = game.played_at
+            if self.current.pk is not None:
+                self.closed.append(self.current)
+        self.current = None
+        if holder is not None:
+            self.current = SpazzumazzTitle(
+                club_id=self.club_id, season_id=self.scope, player_id=holder, since=game.played_at
+            )
+            self.opened.append(self.current)
+
+    def save(self) -> None:
+        SpazzumazzTitle.objects.bulk_update(self.closed, ["until"])
+        SpazzumazzTitle.objects.bulk_create(self.opened)
 
 
 def _affected(club_id: int, start) -> set[int] | None:

@@ -43,7 +43,7 @@ def _error_messages(request, error: ValidationError) -> None:
         messages.error(request, message)
 
 
-@public_page
+@public_page("spazzumazz")
 @club_page()
 def games(request, access):
     club = access.club

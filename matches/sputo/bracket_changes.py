@@ -8,7 +8,6 @@ from dataclasses import dataclass, field, replace
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -289,7 +288,10 @@ def apply_result(
             announce_finished(tournament, plan.standings[1])
     announce_ready(plan.tournament, plan.matches.values(), before=ready_before)
     _audit_plan(plan, by=by, previous=previous, touched=touched)
-    queue_ratings(match.club_id)
+    # A result new at the end of the club's history is rated by a delta; anything else (a
+    # correction, results set aside) by the task's check of the whole history.
+    at_the_end = previous is None and not plan.reset and subject.decided_at is not None
+    queue_ratings(match.club_id, since=subject.decided_at if at_the_end else None)
     boards_changed(match.club_id)
     return plan
 
@@ -341,12 +343,16 @@ def boards_changed(club_id: int) -> None:
     """The players' pages and the leaderboard read the tournaments as they are (the rating
     task bumps the boards only when the ratings change; a walkover, a draw or a cancelled
     tournament changes none): their cached copies are out of date once this commits."""
-    transaction.on_commit(lambda: boards.bump(club_id))
+    boards.bump(club_id, "sputo")
 
 
-def queue_ratings(club_id: int) -> None:
-
-    update_sputo_ratings.delay_on_commit(club_id=club_id)
+def queue_ratings(club_id: int, *, since=None) -> None:
+    """The ratings follow once this commits; ``since``: the time of a result that came into
+    force new (the task adds it as a delta if nothing rated came after it)."""
+    if since is None:
+        update_sputo_ratings.delay_on_commit(club_id=club_id)
+    else:
+        update_sputo_ratings.delay_on_commit(club_id=club_id, since=since.isoformat())
 
 
 def expected_seats(match: TournamentMatch) -> tuple[int | None, int | None]:

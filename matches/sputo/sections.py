@@ -7,11 +7,12 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from clubs.club_page import Section, Tab, own_part
+from clubs.club_page import Section, Tab, kept_under, own_part
 from matches.sputo import reads
 from matches.sputo.models import TournamentStatus
 
 
+@kept_under("sputo")
 def club_section(request, access) -> Section | None:
     club = access.club
     tournaments = list(

@@ -100,8 +100,11 @@ def _clean(values: dict, *, club: Club) -> dict:
     return cleaned
 
 
+AREA = "sputo"  # the area of the club's pages a tournament's writes change
+
+
 def _audit_tournament(tournament: Tournament, *, action: str, by, note="", data=None) -> None:
-    steps.audit(tournament, action=action, by=by, note=note, data=data)
+    steps.audit(tournament, action=action, by=by, note=note, data=data, areas=(AREA,))
 
 
 @transaction.atomic

@@ -3,12 +3,24 @@
 ``update_sputo_ratings`` is queued after commit by every result that comes into force, is
 corrected or voided, and by a guest merge. It takes ids only, locks the club's rating rows
 (the club row, for this game's rating writes) and brings them to what the results in force
-say: it finds the first rated match whose stored history differs (a new match at the end,
-a corrected one in the middle) and recomputes from there on. Running it twice, or two of
-them in any order, leaves the same rows.
+say:
+
+- **a delta** for a result new at the end (``since``, its time, later than the last rated
+  match): the rated matches after the last one stored are rated from their players'
+  current ratings and appended. It costs those matches' players, whatever the club's
+  history.
+- **a check of the whole history** otherwise (a correction, a void, a result set aside, a
+  guest merge, or a result older than the last rated one): it finds the first rated match
+  whose stored history differs and recomputes from there on. It costs the club's rated
+  matches (read) and the ones from that point (rewritten).
+
+Both give the numbers of a recomputation from scratch (the same function in the same
+order). Running it twice, or two of them in any order, leaves the same rows.
 """
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from celery import shared_task
 from django.contrib.contenttypes.models import ContentType
@@ -26,13 +38,19 @@ GAME = "sputo"
 RATED = (bracket.PLAYED, bracket.RETIREMENT)
 
 
-def rated_matches(club_id: int) -> list[RatedMatch]:
-    """The club's rated matches, in rating order (two queries)."""
+def rated_matches(club_id: int, *, since=None) -> list[RatedMatch]:
+    """The club's rated matches (decided at ``since`` or later, if given), in rating order
+    (two queries)."""
+    decided = TournamentMatch.objects.filter(
+        club_id=club_id, result__in=RATED, decided_at__isnull=False
+    )
+    if since is not None:
+        decided = decided.filter(decided_at__gte=since)
     matches = {
         pk: (decided_at, a, b)
-        for pk, decided_at, a, b in TournamentMatch.objects.filter(
-            club_id=club_id, result__in=RATED, decided_at__isnull=False
-        ).values_list("pk", "decided_at", "player_a_id", "player_b_id")
+        for pk, decided_at, a, b in decided.values_list(
+            "pk", "decided_at", "player_a_id", "player_b_id"
+        )
     }
     in_force = Outcome.objects.filter(
         club_id=club_id,
@@ -69,8 +87,17 @@ def recompute(club_id: int, *, rated: list[RatedMatch], start: int) -> int:
     later = history.filter(sequence__gt=start)
     affected = set(later.values_list("player_id", flat=True))
     later.delete()
+    return _rate(club_id, rated[start:], ratings, affected, first=start + 1)
+
+
+def _rate(
+    club_id: int, rated: list[RatedMatch], ratings: dict[int, Rating], affected: set, *, first
+) -> int:
+    """Rate ``rated`` in order from ``ratings`` (the players' ratings before them), numbered
+    from ``first``; write their rating changes and the current ratings of ``affected`` and
+    of their players. Returns how many matches."""
     rows = []
-    for sequence, match in enumerate(rated[start:], start + 1):
+    for sequence, match in enumerate(rated, first):
         new_a, new_b = rate(ratings, match)
         for player, new in ((match.a, new_a), (match.b, new_b)):
             old = ratings.get(player, Rating())
@@ -119,15 +146,45 @@ def recompute(club_id: int, *, rated: list[RatedMatch], start: int) -> int:
     return len(rows) // 2
 
 
+def _append(club_id: int, since) -> int | None:
+    """The delta (see the module): the rated matches after the last one stored, appended;
+    None if a result at ``since`` is not after the last one stored (the whole check)."""
+    last = (
+        RatingChange.objects.filter(club_id=club_id, game=GAME)
+        .order_by("-sequence")
+        .values_list("sequence", "at", "outcome__object_id")
+        .first()
+    )
+    if last is None or not since > last[1]:
+        return None
+    sequence, at, match = last
+    new = [m for m in rated_matches(club_id, since=at) if (m.at, m.match) > (at, match)]
+    players = {player for m in new for player in (m.a, m.b)}
+    ratings = {
+        r.player_id: Rating(r.mu, r.sigma, r.volatility, r.games)
+        for r in PlayerRating.objects.filter(club_id=club_id, game=GAME, player_id__in=players)
+    }
+    return _rate(club_id, new, ratings, set(), first=sequence + 1)
+
+
 @shared_task(acks_late=True)
-def update_sputo_ratings(club_id: int, player_ids: list[int] | None = None) -> str:
+def update_sputo_ratings(
+    club_id: int, player_ids: list[int] | None = None, since: str | None = None
+) -> str:
     """Bring the club's Sputo ratings up to date with the results in force. With
     ``player_ids`` (a guest merge: who played which match changed) the club's history is
-    recomputed from its first match."""
+    recomputed from its first match; with ``since`` (a result new at the end, its time)
+    the matches after the last one rated are added as a delta."""
     with transaction.atomic():
         # Two runs for one club wait for each other here instead of interleaving rows.
         if Club.objects.select_for_update().filter(pk=club_id).first() is None:
             return "no such club"
+        if since is not None and not player_ids:
+            added = _append(club_id, datetime.fromisoformat(since))
+            if added is not None:
+                if added:
+                    boards.bump(club_id, "sputo")
+                return f"added {added} matches"
         rated = rated_matches(club_id)
         stored = list(
             RatingChange.objects.filter(club_id=club_id, game=GAME)
@@ -141,7 +198,7 @@ def update_sputo_ratings(club_id: int, player_ids: list[int] | None = None) -> s
             return "up to date"
         changed = recompute(club_id, rated=rated, start=start)
         # The boards' pages (leaderboards, player pages) cached for the club are out of date.
-        transaction.on_commit(lambda: boards.bump(club_id))
+        boards.bump(club_id, "sputo")
         return f"recomputed {changed} matches from #{start + 1}"
 
 

@@ -103,13 +103,14 @@ def tournament_create(request, access):
     return _tournament_list(request, access, form=form, status=400)
 
 
-@member_page
+@member_page("sputo")
 @club_page()
 def tournament_detail(request, access, tournament_id):
     rows = public_pages.shared(
         access.club,
         ("tournament", tournament_id, access.role),
         lambda: _tournament_rows(access, _tournament(access, tournament_id)),
+        areas=("sputo",),
     )
     return _tournament_page(request, access, rows)
 
