@@ -57,26 +57,31 @@ class SingaporeAdapter(GameAdapter):
         if previous is not None:
             posting.reverse_hand(hand=subject, outcome=previous, by=by)
         posting.post_hand(hand=subject, outcome=outcome, by=by, checked=checked)
-        queue_stats(subject, new=outcome if previous is None else None)
+        if previous is None and checked is not None:  # new in force: its own people
+            people = {p.pk for record in checked.records for p in record.players.values()}
+            queue_stats(subject, new=outcome, players=sorted(people))
+        else:
+            queue_stats(subject)
 
     def voided(self, subject, outcome, *, by):
         posting.reverse_hand(hand=subject, outcome=outcome, by=by)
         queue_stats(subject)
 
 
-def queue_stats(hand: Hand, *, new: Outcome | None = None) -> None:
+def queue_stats(hand: Hand, *, new: Outcome | None = None, players=None) -> None:
     """Bring up to date, once the transaction commits, the season's statistics of everyone
     in any result of ``hand`` (the one in force and those it replaced): ``new``, a result
-    new in force, is added to their rows as a delta where it can be."""
-    players = sorted(
-        set(
-            GameSeat.objects.filter(
-                game_record__outcome__object_id=hand.pk,
-                game_record__outcome__content_type__model="hand",
-                game_record__outcome__content_type__app_label="matches",
-            ).values_list("player_id", flat=True)
+    new in force, is added to the rows of its ``players`` as a delta where it can be."""
+    if players is None:
+        players = sorted(
+            set(
+                GameSeat.objects.filter(
+                    game_record__outcome__object_id=hand.pk,
+                    game_record__outcome__content_type__model="hand",
+                    game_record__outcome__content_type__app_label="matches",
+                ).values_list("player_id", flat=True)
+            )
         )
-    )
     tasks.recompute_stats.delay_on_commit(
         club_id=hand.club_id,
         player_ids=players,
