@@ -90,7 +90,12 @@ class Outcome(models.Model):
         ordering = ["reported_at", "pk"]
         verbose_name = _("outcome")
         verbose_name_plural = _("outcomes")
-        indexes = [models.Index(fields=["content_type", "object_id"])]
+        indexes = [
+            models.Index(fields=["content_type", "object_id"]),
+            # The night's confirmed results (the tonight screen's ticker), whatever the
+            # club's history: ``matches/singapore/tonight.py``.
+            models.Index(fields=["club", "confirmed_at"], name="outcome_club_confirmed"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["content_type", "object_id"],

@@ -160,10 +160,10 @@ def _append(club_id: int, since) -> int | None:
     sequence, at, match = last
     new = [m for m in rated_matches(club_id, since=at) if (m.at, m.match) > (at, match)]
     players = {player for m in new for player in (m.a, m.b)}
-    ratings = {
-        r.player_id: Rating(r.mu, r.sigma, r.volatility, r.games)
-        for r in PlayerRating.objects.filter(club_id=club_id, game=GAME, player_id__in=players)
-    }
+    rows = list(PlayerRating.objects.filter(club_id=club_id, game=GAME, player_id__in=players))
+    if any(r.volatility is None for r in rows):  # not a row the ratings wrote: the check
+        return None
+    ratings = {r.player_id: Rating(r.mu, r.sigma, r.volatility, r.games) for r in rows}
     return _rate(club_id, new, ratings, set(), first=sequence + 1)
 
 
