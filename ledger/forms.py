@@ -3,14 +3,15 @@ from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
+from clubs.widgets import PeopleSelect
 from ledger.templatetags.ledger import unit_label
 
 
 class PaymentForm(forms.Form):
     """Record a payment; the service checks the rest (who may, the amount for its unit)."""
 
-    payer = forms.ModelChoiceField(label=_("Who paid"), queryset=None)
-    payee = forms.ModelChoiceField(label=_("To whom"), queryset=None)
+    payer = forms.ModelChoiceField(label=_("Who paid"), queryset=None, widget=PeopleSelect)
+    payee = forms.ModelChoiceField(label=_("To whom"), queryset=None, widget=PeopleSelect)
     amount = forms.CharField(
         label=_("Amount"), max_length=20, widget=forms.TextInput(attrs={"inputmode": "decimal"})
     )

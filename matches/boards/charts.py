@@ -42,6 +42,9 @@ class Chart:
     legend: str = ""
 
 
+ROWS = 60  # the last points, as a table under the chart (for screen readers)
+
+
 def _thin(count: int, limit: int = MAX_POINTS) -> list[int]:
     """The indices of at most ``limit`` of ``count`` points, evenly spaced, always keeping
     the first and the last."""
@@ -70,16 +73,22 @@ def line_chart(
     y_range: tuple[float, float] | None = None,
     provisional: int = 0,
     legend: str = "",
+    label_of=None,
 ) -> Chart | None:
     """A chart of ``points`` ((x label, value), in order); None for fewer than two points.
 
     ``percent`` shows values (fractions) as percentages; ``y_range`` fixes the y axis;
     the first ``provisional`` points are provisional (a rating with few games behind it):
     the line is dashed up to the first firm point and the figures say "provisional";
-    ``legend`` is a sentence under the chart (what the dashes mean).
+    ``legend`` is a sentence under the chart (what the dashes mean). ``label_of``: how an x
+    of ``points`` is written, called only for the points shown (a long history's charts
+    write a few hundred labels, not one per game).
     """
     if len(points) < 2:
         return None
+    if label_of is not None:
+        kept = set(_thin(len(points))) | set(range(max(0, len(points) - ROWS), len(points)))
+        points = [(label_of(x) if i in kept else "", v) for i, (x, v) in enumerate(points)]
     indices = _thin(len(points))
     shown = [points[i] for i in indices]
     values = [v for _label, v in shown]
@@ -112,9 +121,10 @@ def line_chart(
     y_labels = [(round(y(v), 1), label(v)) for v in (high, middle, low)]
     x_labels = [(LEFT, shown[0][0]), (WIDTH - RIGHT, shown[-1][0])]
     marker = _("provisional")
+    first_row = max(0, len(points) - ROWS)
     rows = [
         (lab, f"{label(v)} ({marker})" if i < provisional else label(v))
-        for i, (lab, v) in enumerate(points)
+        for i, (lab, v) in enumerate(points[first_row:], first_row)
     ]
     return Chart(
         id=chart_id,
@@ -126,7 +136,7 @@ def line_chart(
         y_labels=y_labels,
         x_labels=x_labels,
         last=coords[-1],
-        rows=rows[-60:],
+        rows=rows,
         provisional_path=provisional_path,
         legend=legend,
     )
@@ -139,9 +149,10 @@ def player_chart(
     ((when, value), in order), each point labelled with its day. ``description`` comes from
     ``ngettext_lazy(..., "n")``: it is told the player's ``name``, the number of points ``n``
     and any other ``facts``."""
-    points = [(_day(at), value) for at, value in dated]
-    about = {"name": player.display_name, "n": len(points), **(facts or {})}
-    return line_chart(f"{what}-{player.pk}", points, description=description % about, **options)
+    about = {"name": player.display_name, "n": len(dated), **(facts or {})}
+    return line_chart(
+        f"{what}-{player.pk}", dated, description=description % about, label_of=_day, **options
+    )
 
 
 def _day(at: datetime) -> str:
