@@ -63,23 +63,16 @@ def title_history(club: Club, season: Season | None = None, *, limit: int = 10) 
 
 def idiot_stats(club: Club, season: Season | None = None, *, min_games: int = 0) -> list[dict]:
     """Every player's idiot statistics in the scope, the highest idiot rate first."""
+    figures = ("games", "idiot", "idiot_rate", "average_place", "current_streak", "longest_streak")
     rows = (
         SpazzumazzStats.objects.filter(club=club, season=season, games__gte=max(min_games, 1))
-        .select_related("player")
         .order_by("-idiot_rate", "-games", "player__display_name")
+        .values_list("player_id", "player__display_name", *figures)
     )
+    # Rows, not model objects: a club of a thousand players builds its board in a few ms.
     return [
-        {
-            "player": s.player_id,
-            "name": s.player.display_name,
-            "games": s.games,
-            "idiot": s.idiot,
-            "idiot_rate": s.idiot_rate,
-            "average_place": s.average_place,
-            "current_streak": s.current_streak,
-            "longest_streak": s.longest_streak,
-        }
-        for s in rows
+        {"player": player, "name": name, **dict(zip(figures, values, strict=True))}
+        for player, name, *values in rows
     ]
 
 
@@ -121,15 +114,15 @@ def leaderboard(club: Club, *, season: Season | None = None, min_games: int | No
     if not rows:
         return None
     ratings = {
-        r.player_id: r
-        for r in PlayerRating.objects.filter(club=club, game=GAME).only(
-            "player_id", "display", "provisional"
-        )
+        player: (display, provisional)
+        for player, display, provisional in PlayerRating.objects.filter(
+            club=club, game=GAME
+        ).values_list("player_id", "display", "provisional")
     }
     for row in rows:
         rating = ratings.get(row["player"])
-        row["rating"] = round(rating.display, 1) if rating else None
-        row["provisional"] = rating.provisional if rating else True
+        row["rating"] = round(rating[0], 1) if rating else None
+        row["provisional"] = rating[1] if rating else True
     name = game_name(club, season)
     return Leaderboard(
         game=GAME,
