@@ -20,10 +20,12 @@ from clubs import services
 from clubs.models import Player
 from matches import games as matches_games
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, night_of
-from matches.boards.charts import line_chart
+from matches.boards.charts import line_chart, player_chart, thinned, wanted
+from matches.boards.models import RatingChange
 from matches.boards.tasks import send_night_report, send_night_reports
 from matches.models import SpazzumazzGame, SpazzumazzPlace
 from matches.results import steps
+from matches.spazzumazz import boards as stats_boards
 from matches.spazzumazz import stats
 from matches.spazzumazz.services import record_spazzumazz_game
 
@@ -296,6 +298,58 @@ def test_a_player_without_games_has_a_page_without_sections(client, club):
     lonely = services.add_guest(club=club, display_name="Solo")
     page = client.get(f"/clubs/{club.slug}/players/{lonely.pk}/")
     assert page.status_code == 200 and 'id="player-spazzumazz"' not in page.content.decode()
+
+
+def test_a_long_historys_charts_read_only_the_points_they_show_and_equal_the_whole_line(
+    club, play, table
+):
+    """130 games (more than a chart draws): the rating and idiot-rate charts, read thinned by
+    the database, are the charts of the player's whole line, drawn in Python from every
+    game; and a count that is off by one either way is found out and the rows counted."""
+    rng = random.Random(7)
+    for n in range(130):
+        play(rng.sample(range(3), 3), at=n)
+    me = table[1]
+    rows = RatingChange.objects.filter(player=me, game="spazzumazz")
+    everything = list(rows.order_by("sequence").values_list("at", "display"))
+    places = SpazzumazzPlace.objects.filter(player=me, place__isnull=False).order_by(
+        "game__played_at", "game_id"
+    )
+    rates, idiots = [], 0
+    for n, (at, place, size) in enumerate(
+        places.values_list("game__played_at", "place", "game__size"), 1
+    ):
+        idiots += place == size
+        rates.append((at, idiots / n))
+
+    section = stats_boards.player_section(me)
+    rating_chart, rate_chart = section.context["charts"]
+
+    def drawn(points, **options):
+        return player_chart(me, "x", points, title="T", description="%(n)s", **options)
+
+    for chart, whole, options in (
+        (rating_chart, everything, {}),
+        (rate_chart, rates, {"percent": True, "y_range": (0.0, 1.0)}),
+    ):
+        expected = drawn(whole, **options)
+        assert (chart.path or chart.provisional_path) and len(chart.rows) == 60
+        assert (chart.area, chart.y_labels, chart.x_labels, chart.rows[-5:]) == (
+            expected.area,
+            expected.y_labels,
+            expected.x_labels,
+            expected.rows[-5:],
+        )
+    assert "130" in rate_chart.description
+
+    def read(count):
+        return thinned(
+            rows, ["sequence"], lambda r: (r["at"], r["display"]), "at", "display", count=count
+        )
+
+    right = read(len(everything))
+    assert right.count == 130 and len(right.points) == len(wanted(130)) < 130
+    assert read(129) == right == read(131) == read(None)
 
 
 def test_charts_are_svg_that_scales_with_a_text_alternative():

@@ -7,13 +7,21 @@ A provider builds one with :func:`line_chart` (a player's figure day by day:
 :func:`player_chart`) and puts it in its section's context; the section's template includes
 ``matches/chart.html`` with ``chart=...``. A rating's first, provisional points
 (``provisional=n``) are drawn dashed and marked in the text alternative.
+
+A chart draws at most ``MAX_POINTS`` of a line's points, evenly spaced, and lists the last
+``ROWS`` as its text alternative, so a long history is read thinned by the database
+(:func:`thinned`): a count, then only the points the chart shows, by their place in the
+line (a window function), however many games the player has behind them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import QuerySet, Window
+from django.db.models.functions import RowNumber
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -54,6 +62,58 @@ def _thin(count: int, limit: int = MAX_POINTS) -> list[int]:
     return [round(i * step) for i in range(limit)]
 
 
+def wanted(count: int) -> list[int]:
+    """The places (0-based) of a line of ``count`` points that a chart of it reads: the
+    points it draws and the last ``ROWS``, its text alternative."""
+    return sorted(set(_thin(count)) | set(range(max(0, count - ROWS), count)))
+
+
+@dataclass(frozen=True)
+class Series:
+    """A line of ``count`` points of which only some are at hand: ``points`` maps a point's
+    place (0-based) to its (x, value); it holds at least :func:`wanted` of ``count``."""
+
+    count: int
+    points: dict[int, tuple[object, float]]
+
+    @classmethod
+    def whole(cls, points: list[tuple[object, float]]) -> Series:
+        return cls(len(points), dict(enumerate(points)))
+
+
+def thinned(
+    rows: QuerySet,
+    order: list[str],
+    point: Callable[[dict], tuple[object, float]],
+    *fields: str,
+    count: int | None = None,
+    **expressions,
+) -> Series:
+    """The :class:`Series` of ``rows`` in ``order``, read thinned: only the :func:`wanted`
+    places (``ROW_NUMBER()`` over ``order``, which must be a total order), in one query.
+    Each row is read with its ``fields`` and ``expressions`` (window sums included);
+    ``point`` makes a row's dict into its (x, value), and finds its place in the line
+    (1-based) as ``row["nth"]``.
+
+    ``count``, how many rows there are, comes from a derived row where one keeps it (a
+    rating's games); without it, or if the rows read say it is wrong (one more row is asked
+    for, past the end: it must not be there, and the last must), the rows are counted."""
+    if count is None:
+        count = rows.count()
+    if count < 2:
+        return Series(count, {})
+    picked = list(
+        rows.annotate(nth=Window(RowNumber(), order_by=order), **expressions)
+        .filter(nth__in=[i + 1 for i in wanted(count)] + [count + 1])
+        .values("nth", *fields, *expressions)
+        .order_by("nth")
+    )
+    if len(picked) != len(wanted(count)) or picked[-1]["nth"] != count:
+        real = rows.count()
+        return thinned(rows, order, point, *fields, count=real, **expressions)
+    return Series(count, {row["nth"] - 1: point(row) for row in picked})
+
+
 def _path(coords: list[tuple[float, float]]) -> str:
     return "M" + " L".join(f"{cx},{cy}" for cx, cy in coords)
 
@@ -64,7 +124,7 @@ def _fmt(value: float, digits: int) -> str:
 
 def line_chart(
     chart_id: str,
-    points: list[tuple[str, float]],
+    points: list[tuple[str, float]] | Series,
     *,
     title: str,
     description: str,
@@ -75,7 +135,8 @@ def line_chart(
     legend: str = "",
     label_of=None,
 ) -> Chart | None:
-    """A chart of ``points`` ((x label, value), in order); None for fewer than two points.
+    """A chart of ``points`` ((x label, value), in order, or a :class:`Series` of them);
+    None for fewer than two points.
 
     ``percent`` shows values (fractions) as percentages; ``y_range`` fixes the y axis;
     the first ``provisional`` points are provisional (a rating with few games behind it):
@@ -84,13 +145,13 @@ def line_chart(
     of ``points`` is written, called only for the points shown (a long history's charts
     write a few hundred labels, not one per game).
     """
-    if len(points) < 2:
+    series = points if isinstance(points, Series) else Series.whole(points)
+    count = series.count
+    if count < 2:
         return None
-    if label_of is not None:
-        kept = set(_thin(len(points))) | set(range(max(0, len(points) - ROWS), len(points)))
-        points = [(label_of(x) if i in kept else "", v) for i, (x, v) in enumerate(points)]
-    indices = _thin(len(points))
-    shown = [points[i] for i in indices]
+    write = label_of or str
+    indices = _thin(count)
+    shown = [(write(series.points[i][0]), series.points[i][1]) for i in indices]
     values = [v for _label, v in shown]
     low, high = y_range if y_range else (min(values), max(values))
     if high - low < 1e-9:
@@ -121,10 +182,10 @@ def line_chart(
     y_labels = [(round(y(v), 1), label(v)) for v in (high, middle, low)]
     x_labels = [(LEFT, shown[0][0]), (WIDTH - RIGHT, shown[-1][0])]
     marker = _("provisional")
-    first_row = max(0, len(points) - ROWS)
     rows = [
-        (lab, f"{label(v)} ({marker})" if i < provisional else label(v))
-        for i, (lab, v) in enumerate(points[first_row:], first_row)
+        (write(x), f"{label(v)} ({marker})" if i < provisional else label(v))
+        for i in range(max(0, count - ROWS), count)
+        for x, v in [series.points[i]]
     ]
     return Chart(
         id=chart_id,
@@ -143,13 +204,20 @@ def line_chart(
 
 
 def player_chart(
-    player, what: str, dated: list[tuple[datetime, float]], *, description, facts=None, **options
+    player,
+    what: str,
+    dated: list[tuple[datetime, float]] | Series,
+    *,
+    description,
+    facts=None,
+    **options,
 ) -> Chart | None:
     """:func:`line_chart` of ``player``'s ``what`` (``"sputo-rating"``) over time, ``dated``
-    ((when, value), in order), each point labelled with its day. ``description`` comes from
-    ``ngettext_lazy(..., "n")``: it is told the player's ``name``, the number of points ``n``
-    and any other ``facts``."""
-    about = {"name": player.display_name, "n": len(dated), **(facts or {})}
+    ((when, value), in order, or a :class:`Series` of them), each point labelled with its
+    day. ``description`` comes from ``ngettext_lazy(..., "n")``: it is told the player's
+    ``name``, the number of points ``n`` and any other ``facts``."""
+    count = dated.count if isinstance(dated, Series) else len(dated)
+    about = {"name": player.display_name, "n": count, **(facts or {})}
     return line_chart(
         f"{what}-{player.pk}", dated, description=description % about, label_of=_day, **options
     )

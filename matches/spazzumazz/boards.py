@@ -6,7 +6,7 @@ API shares with them (the idiot statistics and the game's name). All read precom
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
+from django.db.models import Case, F, Prefetch, RowRange, Sum, When, Window
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
@@ -20,7 +20,7 @@ from matches.boards import (
     night_bounds,
     night_of,
 )
-from matches.boards.charts import player_chart
+from matches.boards.charts import player_chart, thinned
 from matches.boards.models import PlayerRating, RatingChange
 from matches.spazzumazz.models import (
     SpazzumazzGame,
@@ -182,23 +182,32 @@ def _history(player: Player, season: Season | None, page: int):
     return current, rows
 
 
-def _charts(player: Player):
-    changes = list(
-        RatingChange.objects.filter(player=player, game=GAME)
-        .order_by("sequence")
-        .values_list("at", "display")
+def _charts(player: Player, rating: PlayerRating | None, overall: SpazzumazzStats):
+    """The rating and the idiot rate after each game, read thinned (``thinned``: the points
+    the charts show, not the player's every game). The rate comes from the same places as
+    the statistics, with the running count of idiots summed by the database; how many
+    points each line has, the rating's games and the statistics' games say."""
+    changes = thinned(
+        RatingChange.objects.filter(player=player, game=GAME),
+        ["sequence"],
+        lambda row: (row["at"], row["display"]),
+        "at",
+        "display",
+        count=rating.games if rating is not None else 0,
     )
-    # The idiot rate after each game, from the same places as the statistics.
-    places = (
-        SpazzumazzPlace.objects.filter(player=player, place__isnull=False)
-        .order_by("game__played_at", "game_id")
-        .values_list("game__played_at", "place", "game__size")
+    in_order = ["game__played_at", "game_id"]
+    rate_points = thinned(
+        SpazzumazzPlace.objects.filter(player=player, place__isnull=False),
+        in_order,
+        lambda row: (row["game__played_at"], row["idiots"] / row["nth"]),
+        "game__played_at",
+        count=overall.games,
+        idiots=Window(
+            Sum(Case(When(place=F("game__size"), then=1), default=0)),
+            order_by=in_order,
+            frame=RowRange(start=None, end=0),
+        ),
     )
-    rate_points, games, idiots = [], 0, 0
-    for at, place, size in places:
-        games += 1
-        idiots += place == size
-        rate_points.append((at, idiots / games))
 
     rating = player_chart(
         player,
@@ -266,7 +275,7 @@ def player_section(player: Player, *, season: Season | None = None, page: int = 
                 }
                 for h in head_to_head
             ],
-            "charts": _charts(player),
+            "charts": _charts(player, rating, overall),
             "history": history,
             "page": current,
             "titles": list(

@@ -33,7 +33,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
 
 from clubs.models import Club, Player, Season
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, night_bounds
-from matches.boards.charts import player_chart
+from matches.boards.charts import player_chart, thinned
 from matches.boards.models import PlayerRating, RatingChange
 from matches.results.models import Outcome, OutcomeStatus
 from matches.sputo import bracket
@@ -317,11 +317,14 @@ def _statistics(entries: list[Entry], player: Player, games: dict) -> dict:
     }
 
 
-def _chart(player: Player):
-    changes = list(
-        RatingChange.objects.filter(player=player, game=GAME)
-        .order_by("sequence")
-        .values_list("at", "display")
+def _chart(player: Player, rating: PlayerRating | None):
+    changes = thinned(
+        RatingChange.objects.filter(player=player, game=GAME),
+        ["sequence"],
+        lambda row: (row["at"], row["display"]),
+        "at",
+        "display",
+        count=rating.games if rating is not None else 0,  # one change per rated match
     )
     return player_chart(
         player,
@@ -365,15 +368,16 @@ def player_section(player: Player, *, season: Season | None = None, page: int = 
     games = _games(mine)
     entries = [_entry(player, t, matches[t.pk], games) for t in tournaments]
     current = Paginator(entries, HISTORY_PAGE).get_page(page)
+    rating = PlayerRating.objects.filter(player=player, game=GAME).first()
     return PlayerSection(
         game=GAME,
         title="Sputo",
         template="matches/sputo/player_section.html",
         context={
             "statistics": _statistics(entries, player, games),
-            "rating": PlayerRating.objects.filter(player=player, game=GAME).first(),
+            "rating": rating,
             "provisional_below": PROVISIONAL_BELOW,
-            "chart": _chart(player),
+            "chart": _chart(player, rating),
             "entries": list(current),
             "page": current,
         },
