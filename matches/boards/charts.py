@@ -10,8 +10,9 @@ A provider builds one with :func:`line_chart` (a player's figure day by day:
 
 A chart draws at most ``MAX_POINTS`` of a line's points, evenly spaced, and lists the last
 ``ROWS`` as its text alternative, so a long history is read thinned by the database
-(:func:`thinned`): a count, then only the points the chart shows, by their place in the
-line (a window function), however many games the player has behind them.
+(:func:`thinned`): only the points the chart shows, by their place in the line (a window
+function), however many games the player has behind them; a rating's line is
+:func:`rating_series`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from django.db.models import QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+
+from matches.boards.models import RatingChange
 
 WIDTH, HEIGHT = 320, 140
 LEFT, RIGHT, TOP, BOTTOM = 34, 6, 8, 18
@@ -100,18 +103,39 @@ def thinned(
     for, past the end: it must not be there, and the last must), the rows are counted."""
     if count is None:
         count = rows.count()
+    picked = _picked(rows, order, count, fields, expressions)
+    if len(picked) != len(wanted(count)) or (picked and picked[-1]["nth"] != count):
+        count = rows.count()  # the count given was wrong: read again, by the real one
+        picked = _picked(rows, order, count, fields, expressions)
+    return Series(count, {row["nth"] - 1: point(row) for row in picked if row["nth"] <= count})
+
+
+def _picked(rows: QuerySet, order: list[str], count: int, fields, expressions) -> list[dict]:
+    """The rows at the :func:`wanted` places of ``count``, and the one past the end if
+    there is one (then ``count`` was wrong)."""
     if count < 2:
-        return Series(count, {})
-    picked = list(
+        return []
+    places = [i + 1 for i in wanted(count)] + [count + 1]
+    return list(
         rows.annotate(nth=Window(RowNumber(), order_by=order), **expressions)
-        .filter(nth__in=[i + 1 for i in wanted(count)] + [count + 1])
+        .filter(nth__in=places)
         .values("nth", *fields, *expressions)
         .order_by("nth")
     )
-    if len(picked) != len(wanted(count)) or picked[-1]["nth"] != count:
-        real = rows.count()
-        return thinned(rows, order, point, *fields, count=real, **expressions)
-    return Series(count, {row["nth"] - 1: point(row) for row in picked})
+
+
+def rating_series(player, game: str, rating) -> Series:
+    """``player``'s rating after each rated result of ``game``, thinned (:func:`thinned`):
+    (when, the conservative rating); as many as ``rating`` (its ``PlayerRating``, or None)
+    has games, one change each."""
+    return thinned(
+        RatingChange.objects.filter(player=player, game=game),
+        ["sequence"],
+        lambda row: (row["at"], row["display"]),
+        "at",
+        "display",
+        count=rating.games if rating is not None else 0,
+    )
 
 
 def _path(coords: list[tuple[float, float]]) -> str:

@@ -20,8 +20,8 @@ from matches.boards import (
     night_bounds,
     night_of,
 )
-from matches.boards.charts import player_chart, thinned
-from matches.boards.models import PlayerRating, RatingChange
+from matches.boards.charts import player_chart, rating_series, thinned
+from matches.boards.models import PlayerRating
 from matches.spazzumazz.models import (
     SpazzumazzGame,
     SpazzumazzHeadToHead,
@@ -187,14 +187,7 @@ def _charts(player: Player, rating: PlayerRating | None, overall: SpazzumazzStat
     the charts show, not the player's every game). The rate comes from the same places as
     the statistics, with the running count of idiots summed by the database; how many
     points each line has, the rating's games and the statistics' games say."""
-    changes = thinned(
-        RatingChange.objects.filter(player=player, game=GAME),
-        ["sequence"],
-        lambda row: (row["at"], row["display"]),
-        "at",
-        "display",
-        count=rating.games if rating is not None else 0,
-    )
+    changes = rating_series(player, GAME, rating)
     in_order = ["game__played_at", "game_id"]
     rate_points = thinned(
         SpazzumazzPlace.objects.filter(player=player, place__isnull=False),

@@ -33,8 +33,8 @@ from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
 
 from clubs.models import Club, Player, Season
 from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, night_bounds
-from matches.boards.charts import player_chart, thinned
-from matches.boards.models import PlayerRating, RatingChange
+from matches.boards.charts import player_chart, rating_series
+from matches.boards.models import PlayerRating
 from matches.results.models import Outcome, OutcomeStatus
 from matches.sputo import bracket
 from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus, round_label
@@ -318,14 +318,7 @@ def _statistics(entries: list[Entry], player: Player, games: dict) -> dict:
 
 
 def _chart(player: Player, rating: PlayerRating | None):
-    changes = thinned(
-        RatingChange.objects.filter(player=player, game=GAME),
-        ["sequence"],
-        lambda row: (row["at"], row["display"]),
-        "at",
-        "display",
-        count=rating.games if rating is not None else 0,  # one change per rated match
-    )
+    changes = rating_series(player, GAME, rating)
     return player_chart(
         player,
         "sputo-rating",
