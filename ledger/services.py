@@ -269,6 +269,7 @@ def _post(
     reverses: Transaction | None = None,
     at: datetime | None = None,
     by=None,
+    new: bool = False,
 ) -> Transaction:
     body = body_of(club.pk, unit, scope, source, kind, reverses.pk if reverses else None, legs)
     row = Transaction(
@@ -285,6 +286,10 @@ def _post(
         at=at or timezone.now(),
         created_by=user_or_none(by),
     )
+    if new:
+        # The caller made what the key names in this transaction: nothing to look for, and
+        # nobody else can post it first. A clash (a caller's mistake) ends the transaction.
+        return _write(row, body)
     existing = Transaction.objects.filter(key=key).first()
     if existing is not None:
         return same_or_refuse(existing, body)
@@ -328,8 +333,13 @@ def post_transaction(
     source: str = "",
     at: datetime | None = None,
     by=None,
+    new: bool = False,
 ) -> Transaction:
-    """Post one transaction (idempotent on ``key``); see the module's docstring."""
+    """Post one transaction (idempotent on ``key``); see the module's docstring. ``new``:
+    the caller knows no posting can have ``key`` yet (it names what the caller has just
+    made, in its own transaction, under its lock): it is not looked for and no savepoint
+    is taken (three queries a posting); the unique key still refuses a second posting,
+    by ending the caller's transaction."""
     unit = validate_unit(unit)
     return _post(
         club=club,
@@ -342,6 +352,7 @@ def post_transaction(
         source=checked_label(source, "source", SOURCE_MAX_LENGTH),
         at=at,
         by=by,
+        new=new,
     )
 
 

@@ -120,6 +120,7 @@ class ResultSteps:
                 note=data.get("note", "") or "",
                 uphold=bool(data.get("uphold")),
                 access=getattr(self, "club_access", None),
+                within=True,  # this transaction: no savepoint of its own
             )
             return self.step_answer(subject, step, code, taken=taken)
 

@@ -51,6 +51,7 @@ from matches.results.models import (
 from plumbing import public_pages
 from plumbing.errors import Conflict
 from plumbing.rule_errors import rules_validation_error
+from plumbing.transactions import own_transaction
 from rules.check import check_record
 from rules.house_rules import as_dict, parse_house_rules
 
@@ -266,7 +267,7 @@ def _begin(subject: OutcomeSubject, by, access: ClubAccess | None = None, *, ste
     return adapter, adapter.lock(subject), who
 
 
-@transaction.atomic
+@own_transaction
 def report_outcome(
     *,
     subject: OutcomeSubject,
@@ -326,7 +327,7 @@ def _reported_by_another(subject: OutcomeSubject, by, access: ClubAccess | None,
     return adapter, subject, outcome
 
 
-@transaction.atomic
+@own_transaction
 def confirm_outcome(*, subject: OutcomeSubject, by, access: ClubAccess | None = None) -> Outcome:
     """Confirm the reported result: another player of the game, a scorer or an admin."""
     adapter, subject, outcome = _reported_by_another(subject, by, access, step="confirm")
@@ -343,7 +344,7 @@ def confirm_outcome(*, subject: OutcomeSubject, by, access: ClubAccess | None = 
     return outcome
 
 
-@transaction.atomic
+@own_transaction
 def dispute_outcome(
     *, subject: OutcomeSubject, by, reason: str, access: ClubAccess | None = None
 ) -> Outcome:
@@ -356,7 +357,7 @@ def dispute_outcome(
     return outcome
 
 
-@transaction.atomic
+@own_transaction
 def withdraw_outcome(*, subject: OutcomeSubject, by, access: ClubAccess | None = None) -> Outcome:
     """The reporter takes back a report nobody has confirmed yet."""
     _adapter, subject, who = _begin(subject, by, access)
@@ -368,7 +369,7 @@ def withdraw_outcome(*, subject: OutcomeSubject, by, access: ClubAccess | None =
     return outcome
 
 
-@transaction.atomic
+@own_transaction
 def decide_outcome(
     *,
     subject: OutcomeSubject,
@@ -417,7 +418,7 @@ def decide_outcome(
     return outcome
 
 
-@transaction.atomic
+@own_transaction
 def correct_outcome(
     *,
     subject: OutcomeSubject,
@@ -480,7 +481,7 @@ def preview_correct_outcome(*, subject: OutcomeSubject, payload: dict, by) -> di
     }
 
 
-@transaction.atomic
+@own_transaction
 def void_outcome(
     *,
     subject: OutcomeSubject,
@@ -578,29 +579,47 @@ def take(
     note: str = "",
     uphold: bool = False,
     access: ClubAccess | None = None,
+    within: bool = False,
 ) -> Outcome | None:
     """Take ``step`` on ``subject`` with what its form or body said: the one dispatch of the
     API's actions and the pages' buttons (``payload`` for report, decide and correct;
     ``reason`` for dispute, correct and void; ``uphold`` and ``note`` for decide).
-    ``access``: the caller's check of ``by`` in the subject's club for this request."""
+    ``access``: the caller's check of ``by`` in the subject's club for this request.
+    ``within``: in the caller's transaction, which the step's refusal ends
+    (``plumbing.transactions``); else in one of its own."""
+
+    def run(step_function, **kwargs):
+        return (step_function.within if within else step_function)(**kwargs)
+
     if step == "report":
-        return report_outcome(subject=subject, payload=payload or {}, by=by, access=access)
+        return run(report_outcome, subject=subject, payload=payload or {}, by=by, access=access)
     if step == "confirm":
-        return confirm_outcome(subject=subject, by=by, access=access)
+        return run(confirm_outcome, subject=subject, by=by, access=access)
     if step == "dispute":
-        return dispute_outcome(subject=subject, by=by, reason=reason, access=access)
+        return run(dispute_outcome, subject=subject, by=by, reason=reason, access=access)
     if step == "withdraw":
-        return withdraw_outcome(subject=subject, by=by, access=access)
+        return run(withdraw_outcome, subject=subject, by=by, access=access)
     if step == "decide":
-        return decide_outcome(
-            subject=subject, by=by, uphold=uphold, payload=payload, note=note, access=access
+        return run(
+            decide_outcome,
+            subject=subject,
+            by=by,
+            uphold=uphold,
+            payload=payload,
+            note=note,
+            access=access,
         )
     if step == "correct":
-        return correct_outcome(
-            subject=subject, by=by, payload=payload or {}, reason=reason, access=access
+        return run(
+            correct_outcome,
+            subject=subject,
+            by=by,
+            payload=payload or {},
+            reason=reason,
+            access=access,
         )
     if step == "void":
-        return void_outcome(subject=subject, by=by, reason=reason, access=access)
+        return run(void_outcome, subject=subject, by=by, reason=reason, access=access)
     raise ValueError(f"no such step: {step!r}")
 
 

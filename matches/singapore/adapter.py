@@ -56,7 +56,8 @@ class SingaporeAdapter(GameAdapter):
     def applied(self, subject, outcome, *, previous, by, checked):
         if previous is not None:
             posting.reverse_hand(hand=subject, outcome=previous, by=by)
-        posting.post_hand(hand=subject, outcome=outcome, by=by, checked=checked)
+        # Coming into force now, under the hand's lock: a first result's key is new.
+        posting.post_hand(hand=subject, outcome=outcome, by=by, checked=checked, new=True)
         if previous is None and checked is not None:  # new in force: its own people
             people = {p.pk for record in checked.records for p in record.players.values()}
             queue_stats(subject, new=outcome, players=sorted(people))

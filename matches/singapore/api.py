@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, prefetch_related_objects
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -38,7 +38,13 @@ from matches.singapore import services, turns
 from matches.singapore.adapter import SingaporeAdapter
 from matches.singapore.importer import DEFAULT_TABLE, import_hands
 from matches.singapore.models import Hand, TableSession
-from matches.singapore.payload import QUOTA_MAX, current_outcome, views_of, with_history
+from matches.singapore.payload import (
+    QUOTA_MAX,
+    current_outcome,
+    history_lookups,
+    views_of,
+    with_history,
+)
 from plumbing.errors import not_found
 from plumbing.schema import recorded_once
 from plumbing.strict import IdFilter, IdList, StrictSerializer, json_parsers, parsers_of
@@ -769,8 +775,14 @@ class TableSessionViewSet(
             access = access_club(self.request.user, session.club)
         return access.sees_money()
 
-    def _hand_response(self, session, hand, code=status.HTTP_200_OK):
-        hand = self._hand(session, hand.pk)
+    def _hand_response(self, session, hand, code=status.HTTP_200_OK, *, new=False):
+        """The hand as it is now: read again, or (``new``: just made, nothing of its
+        history read yet) its history read onto it (three queries)."""
+        if new:
+            prefetch_related_objects([hand], *history_lookups())
+            hand.session = session
+        else:
+            hand = self._hand(session, hand.pk)
         return Response(hand_data(hand, money=self._sees_money(session)), status=code)
 
     @extend_schema(
@@ -808,7 +820,7 @@ class TableSessionViewSet(
         # The answer is read in the write's own transaction: a connection lost right after
         # the commit costs only the after-commit sending (which the outbox keeps).
         with transaction.atomic():
-            recorded = services.record_hand(
+            recorded = services.record_hand.within(
                 session=session,
                 by=request.user,
                 dealer=dealer,
@@ -824,8 +836,9 @@ class TableSessionViewSet(
                 money = self._sees_money(session)
                 data = preview_data(session, dealer, opponent, fields, recorded, money=money)
                 return Response(data)
-            code = status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED
-            return self._hand_response(session, recorded.hand, code)
+            if recorded.replayed:
+                return self._hand_response(session, recorded.hand)
+            return self._hand_response(session, recorded.hand, status.HTTP_201_CREATED, new=True)
 
     @extend_schema(parameters=[HAND_ID], responses=HandSerializer)
     @action(detail=True, methods=["get"], url_path=r"hands/(?P<hand_id>\d+)")

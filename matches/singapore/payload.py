@@ -499,13 +499,18 @@ def preview_view(table: Table, checked: CheckedHand, dealer: Player) -> dict:
     }
 
 
-def with_history(hands):
-    """``hands`` (a queryset) with everything their views need, in four more queries."""
-    return hands.select_related("dealer", "opponent").prefetch_related(
+def history_lookups() -> tuple:
+    """What a hand's views read of its history: its results, their records and seats."""
+    return (
         Prefetch("outcomes", queryset=Outcome.objects.order_by("pk")),
         "outcomes__game_records",
         "outcomes__game_records__seats",
     )
+
+
+def with_history(hands):
+    """``hands`` (a queryset) with everything their views need, in four more queries."""
+    return hands.select_related("dealer", "opponent").prefetch_related(*history_lookups())
 
 
 CURRENT_ORDER = ("confirmed", "disputed", "reported")

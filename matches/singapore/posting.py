@@ -71,9 +71,11 @@ def entries_of(
 
 
 def post_hand(
-    *, hand: Hand, outcome: Outcome, by, checked: CheckedOutcome | None = None
+    *, hand: Hand, outcome: Outcome, by, checked: CheckedOutcome | None = None, new: bool = False
 ) -> Transaction | None:
-    """Post ``outcome`` (now in force) to the ledger, once for its key."""
+    """Post ``outcome`` (now in force) to the ledger, once for its key. ``new``: it is
+    coming into force now, in the caller's transaction, and is the hand's first result in
+    force, whose key (``v1``) no posting can have yet (``ledger.post_transaction``)."""
     session = hand.session
     entries = entries_of(hand, outcome, checked)
     if not entries:
@@ -88,6 +90,7 @@ def post_hand(
         source=source_of(hand.pk),
         at=hand.played_at,
         by=by,
+        new=new and outcome.supersedes_id is None,
     )
 
 

@@ -43,6 +43,7 @@ from matches.singapore.turns import TableState, first_pair, table_state
 from plumbing import public_pages
 from plumbing.errors import Conflict, conflict, not_found
 from plumbing.once.sent import check_key, key_reused
+from plumbing.transactions import own_transaction
 
 
 def _lock(session: TableSession) -> TableSession:
@@ -461,7 +462,7 @@ def _audit_out_of_turn(hand: Hand, by, reason: str, *, expected, played) -> None
     )
 
 
-@transaction.atomic
+@own_transaction
 def record_hand(
     *,
     session: TableSession,

@@ -320,7 +320,7 @@ class SpazzumazzGameViewSet(
             once.api_sent_once(request, scope="spazzumazz.game", key=key) as sent,
         ):
             if not sent.before:
-                game, _outcome = record_spazzumazz_game(
+                game, _outcome = record_spazzumazz_game.within(
                     club=club,
                     players=players_of(club, values["players"]),
                     by=request.user,

@@ -17,9 +17,10 @@ from matches.results.models import Outcome
 from matches.spazzumazz.adapter import ADAPTER
 from matches.spazzumazz.models import SpazzumazzGame, SpazzumazzPlace
 from plumbing.errors import not_found
+from plumbing.transactions import own_transaction
 
 
-@transaction.atomic
+@own_transaction
 def record_spazzumazz_game(
     *,
     club: Club,
