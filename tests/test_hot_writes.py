@@ -135,3 +135,36 @@ def test_each_hot_write_opens_its_own_transaction(people, write):
     counted against the budget: here what a write queues runs after its commit, within
     the request.)"""
     write(people)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_within_its_callers_transaction_refuses_to_run_without_one(people):
+    """``.within`` is for a caller that holds the transaction: outside one it refuses, and
+    writes nothing; inside one, a refusal rolls the caller's whole transaction back."""
+    from django.core.exceptions import ValidationError
+    from django.db import transaction
+
+    from matches.models import SpazzumazzGame
+    from matches.spazzumazz.services import record_spazzumazz_game
+
+    club = people["club"]
+    players = [club.players.get(user=people["member"]), *make_guests(club, 2)]
+    ids = [p.pk for p in players]
+    with pytest.raises(RuntimeError, match="needs the caller's transaction"):
+        record_spazzumazz_game.within(
+            club=club, players=players, by=people["scorer"], finish_order=ids
+        )
+    assert not SpazzumazzGame.objects.filter(club=club).exists()
+    with pytest.raises(ValidationError), transaction.atomic():
+        record_spazzumazz_game.within(
+            club=club, players=players, by=people["scorer"], finish_order=ids
+        )
+        record_spazzumazz_game.within(
+            club=club, players=players, by=people["scorer"], finish_order=ids[:1]
+        )
+    assert not SpazzumazzGame.objects.filter(club=club).exists()
+    with transaction.atomic():
+        record_spazzumazz_game.within(
+            club=club, players=players, by=people["scorer"], finish_order=ids
+        )
+    assert SpazzumazzGame.objects.filter(club=club).count() == 1
