@@ -92,6 +92,26 @@ def test_the_page_takes_the_same_queries_whatever_the_nights_size(world, client,
     assert len(large) == len(small), [q["sql"] for q in large.captured_queries]
 
 
+def test_a_long_nights_tally_counts_every_game_and_shows_the_last_ones(world):
+    """The tally and the count are the whole night's; the games listed the last eight."""
+    from django.utils import timezone
+
+    from matches.spazzumazz import tonight
+    from matches.spazzumazz.boards import games_of_night, night_rows
+
+    _night(world, tables=0, tournaments=0, games=11)
+    club, night = world["club"], timezone.localdate()
+    pane = tonight.tonight_pane(club, night=night, sees_money=False)
+    every = list(games_of_night(club, night).order_by("-played_at", "-pk"))
+    assert len(every) == 11
+    rows, tally = night_rows(every)
+    assert pane.context["tally"] == tally  # the database's count is the rows' own
+    assert sum(n for _name, n in tally) == 11
+    shown = [row["game"].pk for row in pane.context["games"]]
+    assert shown == [game.pk for game in every[: tonight.SHOWN]]
+    assert pane.context["more"] == 11 - tonight.SHOWN
+
+
 def test_the_home_page_shows_a_member_tonight_at_their_clubs(world, client):
     _night(world, tables=1, tournaments=0, games=2)
     client.force_login(world["users"]["Anna"])

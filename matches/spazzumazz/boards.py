@@ -6,7 +6,7 @@ API shares with them (the idiot statistics and the game's name). All read precom
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.db.models import Case, F, Prefetch, RowRange, Sum, When, Window
+from django.db.models import Case, Count, F, Prefetch, RowRange, Sum, When, Window
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
@@ -311,6 +311,29 @@ def night_rows(games) -> tuple[list[dict], list[tuple[str, int]]]:
         idiots[order[-1].display_name] = idiots.get(order[-1].display_name, 0) + 1
         rows.append({"game": game, "order": order, "idiot": order[-1]})
     return rows, sorted(idiots.items(), key=lambda item: (-item[1], item[0]))
+
+
+def night_tally(club: Club, day) -> list[tuple[str, int]]:
+    """How often each player was the night's idiot (by name, the most often first), as
+    :func:`night_rows` counts it, counted by the database (one query, however many games
+    the night had): the idiot is the last of a game's finishing order, whose place is the
+    game's size."""
+    start, end = night_bounds(day)
+    counted = (
+        SpazzumazzPlace.objects.filter(
+            game__club=club,
+            game__played_at__gte=start,
+            game__played_at__lt=end,
+            place=F("game__size"),
+        )
+        .values("player__display_name")
+        .annotate(n=Count("pk"))
+        .values_list("player__display_name", "n")
+    )
+    idiots: dict[str, int] = {}
+    for name, n in counted:  # two players of one name are one, as in night_rows
+        idiots[name] = idiots.get(name, 0) + n
+    return sorted(idiots.items(), key=lambda item: (-item[1], item[0]))
 
 
 def club_night_section(club: Club, *, day):
