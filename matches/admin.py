@@ -63,6 +63,11 @@ class SpazzumazzGameAdmin(ChangesItsClub, admin.ModelAdmin):
     inlines = [SpazzumazzPlaceInline]
     raw_id_fields = ["season", "house_rules"]
 
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        game = form.instance
+        game.places.update(played_at=game.played_at)  # each place keeps its game's time
+
 
 class EntrantInline(PlayersInline):
     model = Entrant

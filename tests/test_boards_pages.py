@@ -352,6 +352,34 @@ def test_a_long_historys_charts_read_only_the_points_they_show_and_equal_the_who
     assert read(129) == right == read(131) == read(None)
 
 
+def test_a_players_history_is_in_the_games_order_and_follows_a_game_moved_in_the_admin(
+    club, play, table, people
+):
+    """Each place keeps its game's time (the index the history is read by): a game recorded
+    late, back-dated, takes its place among the earlier ones, and a game whose time the
+    admin changes moves with its places."""
+    from django.contrib import admin as django_admin
+    from django.test import RequestFactory
+
+    games = [play([0, 1, 2], at=n) for n in (5, 6, 7)]
+    late = play([2, 1, 0], at=1)  # recorded last, played first
+    me = table[0]
+    for game in (*games, late):
+        assert {p.played_at for p in game.places.all()} == {game.played_at}
+
+    def history():
+        return [row["game"].pk for row in stats_boards.player_section(me).context["history"]]
+
+    assert history() == [games[2].pk, games[1].pk, games[0].pk, late.pk]
+    late.played_at = T0 + timedelta(hours=2)  # corrected in the admin: the latest game now
+    late.save()
+    form = type("Form", (), {"instance": late, "save_m2m": lambda self: None})()
+    request = RequestFactory().post("/admin/")
+    request.user = people["admin"]
+    django_admin.site._registry[SpazzumazzGame].save_related(request, form, [], change=True)
+    assert history() == [late.pk, games[2].pk, games[1].pk, games[0].pk]
+
+
 def test_charts_are_svg_that_scales_with_a_text_alternative():
     chart = line_chart(
         "c", [("a", 0.0), ("b", 0.5), ("c", 0.25)], title="T", description="D", percent=True
@@ -418,7 +446,11 @@ def bulk_history(club, players: int, games: int, seed: int = 1):
         table = rng.sample(people, rng.randint(3, 5))
         game.size = len(table)
         for turn, player in enumerate(table):
-            places.append(SpazzumazzPlace(game=game, player=player, turn=turn, place=turn + 1))
+            places.append(
+                SpazzumazzPlace(
+                    game=game, player=player, turn=turn, place=turn + 1, played_at=game.played_at
+                )
+            )
     SpazzumazzGame.objects.bulk_update(made, ["size"])
     SpazzumazzPlace.objects.bulk_create(places)
     stats.rebuild_club(club.pk)

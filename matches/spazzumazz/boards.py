@@ -148,10 +148,11 @@ def leaderboard(club: Club, *, season: Season | None = None, min_games: int | No
 
 def _history(player: Player, season: Season | None, page: int):
     """A page of the player's games with a result, each with its players in finishing order."""
+    # In the order of the places' own index (player, time, game): a page read, not sorted.
     places = (
         SpazzumazzPlace.objects.filter(player=player, place__isnull=False)
         .select_related("game")
-        .order_by("-game__played_at", "-game_id")
+        .order_by("-played_at", "-game_id")
     )
     if season is not None:
         places = places.filter(game__season=season)
@@ -188,12 +189,12 @@ def _charts(player: Player, rating: PlayerRating | None, overall: SpazzumazzStat
     the statistics, with the running count of idiots summed by the database; how many
     points each line has, the rating's games and the statistics' games say."""
     changes = rating_series(player, GAME, rating)
-    in_order = ["game__played_at", "game_id"]
+    in_order = ["played_at", "game_id"]  # the places' own index's order
     rate_points = thinned(
         SpazzumazzPlace.objects.filter(player=player, place__isnull=False),
         in_order,
-        lambda row: (row["game__played_at"], row["idiots"] / row["nth"]),
-        "game__played_at",
+        lambda row: (row["played_at"], row["idiots"] / row["nth"]),
+        "played_at",
         count=overall.games,
         idiots=Window(
             Sum(Case(When(place=F("game__size"), then=1), default=0)),

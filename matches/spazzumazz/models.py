@@ -100,6 +100,10 @@ class SpazzumazzPlace(models.Model):
         blank=True,
         help_text=gettext_lazy("1 went out first; the last is the idiot. Empty without a result."),
     )
+    # The game's own time, kept on each of its places (written with them, and by the admin
+    # when it changes the game's): a player's games in order are read from the index below,
+    # a page of them at a time, however many the player has.
+    played_at = models.DateTimeField(gettext_lazy("played"), default=timezone.now, editable=False)
 
     player_merge = {
         "player": Move(
@@ -116,6 +120,7 @@ class SpazzumazzPlace(models.Model):
         ordering = ["game", "turn"]
         verbose_name = gettext_lazy("player in a game")
         verbose_name_plural = gettext_lazy("players in a game")
+        indexes = [models.Index(fields=["player", "played_at", "game"])]
         constraints = [
             models.UniqueConstraint(
                 fields=["game", "player"], name="spazzumazz_player_once_per_game"

@@ -247,7 +247,14 @@ class Command(BaseCommand):
                 place_of = {p.pk: n for n, p in enumerate(order, 1)}
                 for turn, player in enumerate(table):
                     places.append(
-                        (ids[SpazzumazzPlace].take(), game, player.pk, turn, place_of[player.pk])
+                        (
+                            ids[SpazzumazzPlace].take(),
+                            game,
+                            player.pk,
+                            turn,
+                            place_of[player.pk],
+                            when,
+                        )
                     )
                 outcome = ids[Outcome].take()
                 outcomes.append(
@@ -293,7 +300,8 @@ class Command(BaseCommand):
                 ["id", "club_id", "season_id", "played_at", "size", "created_at"],
                 games,
             )
-            _copy(SpazzumazzPlace, ["id", "game_id", "player_id", "turn", "place"], places)
+            place_columns = ["id", "game_id", "player_id", "turn", "place", "played_at"]
+            _copy(SpazzumazzPlace, place_columns, places)
             _copy(Outcome, self.OUTCOME, outcomes)
             _copy(GameRecord, self.RECORD, records)
             _copy(GameSeat, self.SEAT, seats)
