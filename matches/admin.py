@@ -66,7 +66,7 @@ class SpazzumazzGameAdmin(ChangesItsClub, admin.ModelAdmin):
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         game = form.instance
-        game.places.update(played_at=game.played_at)  # each place keeps its game's time
+        game.places.update(played_at=game.played_at, size=game.size)  # its game's, kept
 
 
 class EntrantInline(PlayersInline):

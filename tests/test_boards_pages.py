@@ -365,7 +365,7 @@ def test_a_players_history_is_in_the_games_order_and_follows_a_game_moved_in_the
     late = play([2, 1, 0], at=1)  # recorded last, played first
     me = table[0]
     for game in (*games, late):
-        assert {p.played_at for p in game.places.all()} == {game.played_at}
+        assert {(p.played_at, p.size) for p in game.places.all()} == {(game.played_at, 3)}
 
     def history():
         return [row["game"].pk for row in stats_boards.player_section(me).context["history"]]
@@ -448,7 +448,12 @@ def bulk_history(club, players: int, games: int, seed: int = 1):
         for turn, player in enumerate(table):
             places.append(
                 SpazzumazzPlace(
-                    game=game, player=player, turn=turn, place=turn + 1, played_at=game.played_at
+                    game=game,
+                    player=player,
+                    turn=turn,
+                    place=turn + 1,
+                    played_at=game.played_at,
+                    size=game.size,
                 )
             )
     SpazzumazzGame.objects.bulk_update(made, ["size"])

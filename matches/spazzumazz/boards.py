@@ -197,7 +197,7 @@ def _charts(player: Player, rating: PlayerRating | None, overall: SpazzumazzStat
         "played_at",
         count=overall.games,
         idiots=Window(
-            Sum(Case(When(place=F("game__size"), then=1), default=0)),
+            Sum(Case(When(place=F("size"), then=1), default=0)),
             order_by=in_order,
             frame=RowRange(start=None, end=0),
         ),

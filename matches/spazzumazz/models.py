@@ -104,6 +104,8 @@ class SpazzumazzPlace(models.Model):
     # when it changes the game's): a player's games in order are read from the index below,
     # a page of them at a time, however many the player has.
     played_at = models.DateTimeField(gettext_lazy("played"), default=timezone.now, editable=False)
+    # And its size, so that the idiot (the place equal to the size) is read from the index.
+    size = models.PositiveSmallIntegerField(gettext_lazy("players"), default=0, editable=False)
 
     player_merge = {
         "player": Move(
@@ -120,7 +122,15 @@ class SpazzumazzPlace(models.Model):
         ordering = ["game", "turn"]
         verbose_name = gettext_lazy("player in a game")
         verbose_name_plural = gettext_lazy("players in a game")
-        indexes = [models.Index(fields=["player", "played_at", "game"])]
+        # A player's places with a result, in the order played, with what the charts and
+        # the statistics' count read of them: read from the index alone.
+        indexes = [
+            models.Index(
+                fields=["player", "played_at", "game", "place", "size"],
+                condition=models.Q(place__isnull=False),
+                name="spazzumazz_place_by_player",
+            )
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["game", "player"], name="spazzumazz_player_once_per_game"

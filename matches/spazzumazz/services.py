@@ -54,7 +54,7 @@ def record_spazzumazz_game(
         created_by=by if by.is_authenticated else None,
     )
     SpazzumazzPlace.objects.bulk_create(
-        SpazzumazzPlace(game=game, player=player, turn=n, played_at=played_at)
+        SpazzumazzPlace(game=game, player=player, turn=n, played_at=played_at, size=len(players))
         for n, player in enumerate(players)
     )
     access = access_club(by, club)  # 404 for a club the user may not see, before the report

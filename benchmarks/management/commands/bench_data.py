@@ -254,6 +254,7 @@ class Command(BaseCommand):
                             turn,
                             place_of[player.pk],
                             when,
+                            len(table),
                         )
                     )
                 outcome = ids[Outcome].take()
@@ -300,7 +301,7 @@ class Command(BaseCommand):
                 ["id", "club_id", "season_id", "played_at", "size", "created_at"],
                 games,
             )
-            place_columns = ["id", "game_id", "player_id", "turn", "place", "played_at"]
+            place_columns = ["id", "game_id", "player_id", "turn", "place", "played_at", "size"]
             _copy(SpazzumazzPlace, place_columns, places)
             _copy(Outcome, self.OUTCOME, outcomes)
             _copy(GameRecord, self.RECORD, records)
