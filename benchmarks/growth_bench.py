@@ -45,6 +45,10 @@ Then, in-process (Django's test client, the server's own time, no network), for 
 
 Each row gives its queries (the most of the repetitions) and median milliseconds of
 ``--repeat`` repetitions (5) per club, and each big club's median over the demo club's.
+The clubs take turns: each repetition of a write or a page runs in every club, one after
+the other, so that the machine's speed, which wanders over a run, weighs on every club
+alike (measured club after club, the last club was up to 1.5x slower on a page whose
+queries do not depend on the club).
 """
 
 from __future__ import annotations
@@ -340,58 +344,65 @@ class Row:
         return statistics.median(self.ms) if self.ms else float("nan")
 
 
-def bench_writes(api, club: Club, outbox: Outbox, repeat: int, rng) -> tuple[dict, dict]:
-    """{row: Row} of the counted writes, and {write: (request, derived)} of the warm-up."""
-    rows: dict[str, Row] = {}
-    warmups = {}
-    for name, make in write_requests(club, rng).items():
+def bench_writes(api, clubs: list[Club], outbox: Outbox, repeat: int, rng) -> tuple[dict, dict]:
+    """{club: {row: Row}} of the counted writes, and {club: {write: (request, derived)}} of
+    the warm-ups. The clubs take turns, one write each, so that the machine's drift in
+    speed over the run falls on every club alike."""
+    rows: dict[str, dict[str, Row]] = {club.slug: {} for club in clubs}
+    warmups: dict[str, dict] = {club.slug: {} for club in clubs}
+    makers = {club.slug: write_requests(club, rng) for club in clubs}
+    for name in WRITES:
         for n in range(repeat + 1):
-            url, body = make()
-            request = measure(lambda u=url, b=body: api.post(u, b, format="json"))
-            response = measure.last
-            if response.status_code != 201:
-                sys.exit(f"{club.slug} {name}: {response.status_code} {response.content[:500]}")
-            tasks = outbox.run_all()
-            derived = Timed(sum(t.queries for _, t in tasks), sum(t.ms for _, t in tasks))
-            if n == 0:
-                warmups[name] = (request, derived, tasks)
-                continue
-            rows.setdefault(f"{name}: request", Row()).add(request)
-            rows.setdefault(f"{name}: derived", Row()).add(derived)
-            rows.setdefault(f"{name}: total", Row()).add(
-                Timed(request.queries + derived.queries, request.ms + derived.ms)
-            )
-            per_task: dict[str, Timed] = {}
-            for task, timed in tasks:
-                seen = per_task.get(task, Timed(0, 0.0))
-                per_task[task] = Timed(seen.queries + timed.queries, seen.ms + timed.ms)
-            for task, timed in per_task.items():
-                rows.setdefault(f"{name}:   + {task}", Row()).add(timed)
+            for club in clubs:
+                url, body = makers[club.slug][name]()
+                request = measure(lambda u=url, b=body: api.post(u, b, format="json"))
+                response = measure.last
+                if response.status_code != 201:
+                    sys.exit(f"{club.slug} {name}: {response.status_code} {response.content[:500]}")
+                tasks = outbox.run_all()
+                derived = Timed(sum(t.queries for _, t in tasks), sum(t.ms for _, t in tasks))
+                if n == 0:
+                    warmups[club.slug][name] = (request, derived, tasks)
+                    continue
+                mine = rows[club.slug]
+                mine.setdefault(f"{name}: request", Row()).add(request)
+                mine.setdefault(f"{name}: derived", Row()).add(derived)
+                mine.setdefault(f"{name}: total", Row()).add(
+                    Timed(request.queries + derived.queries, request.ms + derived.ms)
+                )
+                per_task: dict[str, Timed] = {}
+                for task, timed in tasks:
+                    seen = per_task.get(task, Timed(0, 0.0))
+                    per_task[task] = Timed(seen.queries + timed.queries, seen.ms + timed.ms)
+                for task, timed in per_task.items():
+                    mine.setdefault(f"{name}:   + {task}", Row()).add(timed)
     return rows, warmups
 
 
-def bench_pages(client, club: Club, repeat: int) -> dict[str, Row]:
+def bench_pages(client, clubs: list[Club], repeat: int) -> dict[str, dict[str, Row]]:
+    """{club: {page: Row}}, each page built cold; the clubs take turns, one page each."""
     from django.core.cache import cache
 
     from plumbing import public_pages
 
-    rows: dict[str, Row] = {}
-    ids = {
-        "slug": club.slug,
-        "table": club.table.pk,
-        "tournament": club.tournament.pk,
-        "player": club.player,
-    }
+    rows: dict[str, dict[str, Row]] = {club.slug: {} for club in clubs}
     for name, path in PAGES:
-        url = path.format(**ids)
         for n in range(repeat + 1):  # the first a warm-up (templates, the process's caches)
-            cache.clear()
-            public_pages.forget()
-            timed = measure(lambda u=url: client.get(u))
-            if measure.last.status_code != 200:
-                sys.exit(f"{club.slug} {name} ({url}): {measure.last.status_code}")
-            if n:
-                rows.setdefault(name, Row()).add(timed)
+            for club in clubs:
+                ids = {
+                    "slug": club.slug,
+                    "table": club.table.pk,
+                    "tournament": club.tournament.pk,
+                    "player": club.player,
+                }
+                url = path.format(**ids)
+                cache.clear()
+                public_pages.forget()
+                timed = measure(lambda u=url: client.get(u))
+                if measure.last.status_code != 200:
+                    sys.exit(f"{club.slug} {name} ({url}): {measure.last.status_code}")
+                if n:
+                    rows[club.slug].setdefault(name, Row()).add(timed)
     return rows
 
 
@@ -465,15 +476,12 @@ def measure_all(args, sizes: list[int], began: float) -> int:
     member = PageClient()
     member.force_login(User.objects.get(username="demo-player01"))
     rng = random.Random(16)
-    results: dict[str, dict[str, Row]] = {}
-    warmups = {}
-    for club in clubs:
-        print(f"  measuring {club.slug}", flush=True)
-        started = time.perf_counter()
-        rows, warmups[club.slug] = bench_writes(api, club, outbox, args.repeat, rng)
-        rows.update(bench_pages(member, club, args.repeat))
-        results[club.slug] = rows
-        print(f"    {time.perf_counter() - started:.0f} s", flush=True)
+    print(f"  measuring {', '.join(club.slug for club in clubs)} in turn", flush=True)
+    started = time.perf_counter()
+    results, warmups = bench_writes(api, clubs, outbox, args.repeat, rng)
+    for slug, pages in bench_pages(member, clubs, args.repeat).items():
+        results[slug].update(pages)
+    print(f"    {time.perf_counter() - started:.0f} s", flush=True)
     writes = []
     for name in WRITES:
         for part in ("request", "derived"):

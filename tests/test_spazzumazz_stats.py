@@ -414,3 +414,36 @@ def test_recompute_stats_rebuilds_every_club_from_scratch_with_the_same_numbers(
     assert snapshot(club) == before
     with pytest.raises(CommandError, match="no-such-club"):
         call_command("recompute_stats", club="no-such-club")
+
+
+def test_a_tie_among_players_the_game_did_not_touch_goes_to_the_name_as_in_a_rebuild(
+    club, people, django_capture_on_commit_callbacks
+):
+    """The delta asks the database for the worst of the players a game did not touch: when
+    several tie on the idiot rate, the times idiot and the place, it reads them all and
+    the name decides, as the rebuild from scratch does."""
+    min_games(club, 1, people, django_capture_on_commit_callbacks)
+    guests = {
+        name: services.add_guest(club=club, display_name=name)
+        for name in ("Zeta", "Alfa", "Primo", "Secondo", "Terzo", "Quarto", "Quinto")
+    }
+
+    def play(order, at):
+        players = [guests[name] for name in order]
+        with django_capture_on_commit_callbacks(execute=True):
+            record_spazzumazz_game(
+                club=club,
+                players=players,
+                by=people["scorer"],
+                finish_order=[p.pk for p in players],
+                played_at=T0 + timedelta(hours=at),
+            )
+
+    play(["Primo", "Secondo", "Zeta"], 1)  # Zeta: 1 game, the idiot, 3rd of 3
+    play(["Terzo", "Quarto", "Alfa"], 2)  # Alfa the same: they tie, and Alfa comes first
+    play(["Quinto", "Primo"], 3)  # Primo the idiot, 2nd of 2: better than the tie
+    holder = SpazzumazzTitle.objects.get(club=club, season=None, until__isnull=True)
+    assert holder.player == guests["Alfa"]
+    incremental = snapshot(club)
+    stats.rebuild_club(club.pk)
+    assert snapshot(club) == incremental

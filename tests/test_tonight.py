@@ -96,11 +96,12 @@ def test_a_long_nights_tally_counts_every_game_and_shows_the_last_ones(world):
     """The tally and the count are the whole night's; the games listed the last eight."""
     from django.utils import timezone
 
+    from matches.boards import night_of
     from matches.spazzumazz import tonight
     from matches.spazzumazz.boards import games_of_night, night_rows
 
     _night(world, tables=0, tournaments=0, games=11)
-    club, night = world["club"], timezone.localdate()
+    club, night = world["club"], night_of(timezone.now())
     pane = tonight.tonight_pane(club, night=night, sees_money=False)
     every = list(games_of_night(club, night).order_by("-played_at", "-pk"))
     assert len(every) == 11

@@ -57,8 +57,8 @@ from fractions import Fraction
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.db.models import Case, DateTimeField, F, Q, Value, When
-from django.db.models.functions import Least
+from django.db.models import Case, DateTimeField, F, FloatField, Q, Value, When
+from django.db.models.functions import Cast, Least
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -579,38 +579,84 @@ def _add_later_games(club_id: int, board: SpazzumazzBoard, min_games: int) -> in
     return len(games)
 
 
+def _worst_stored(
+    club_id: int, scope: int | None, min_games: int, *, exclude
+) -> list[tuple[int, Tally, str]]:
+    """The qualified players of ``scope`` but ``exclude`` whose stored rows are the worst by
+    ``Tally.badness`` (all of them, if several tie on it: the name and the id then decide,
+    in Python, as :class:`Standings` does), each with their tally and name: two queries at
+    most, however many players the club has. The database orders by the idiot rate and the
+    average place as doubles, which keep these fractions' order exactly (no two of them
+    differ by less than one over the product of two players' games). Two rows tie only with
+    the same games, times idiot and places: the same rate and the same times idiot make the
+    same games."""
+    rows = SpazzumazzStats.objects.filter(
+        club_id=club_id, season_id=scope, games__gte=max(min_games, 1), idiot__gt=0
+    ).exclude(player_id__in=list(exclude))
+    fields = ("player_id", "games", "idiot", "place_sum", "player__display_name")
+    found = list(
+        rows.annotate(place=Cast("place_sum", FloatField()) / F("games"))
+        .order_by("-idiot_rate", "-idiot", "-place")
+        .values_list(*fields)[:2]
+    )
+    if len(found) == 2:
+        first, second = found
+        if first[1:4] == second[1:4]:  # a tie: every player it holds
+            games, idiot, place_sum = first[1:4]
+            found = list(
+                rows.filter(games=games, idiot=idiot, place_sum=place_sum).values_list(*fields)
+            )
+        else:
+            found = [first]
+    return [
+        (player, Tally(games=games, idiot=idiot, place_sum=place_sum), name)
+        for player, games, idiot, place_sum, name in found
+    ]
+
+
 class _Titles:
-    """The game's name in one scope, followed game by game from the stored standings (the
-    qualified players' rows and the title in force): what :func:`_replay_titles` does from
-    the first game, done for the games after the last one counted."""
+    """The game's name in one scope, followed game by game: what :func:`_replay_titles`
+    does from the first game, done for the games after the last one counted, at the cost of
+    their players. The holder after a game is the worst (``Tally.badness``, then the name,
+    then the id, as :class:`Standings` orders them) of the players whose tallies the games
+    changed, held here, and of everyone else, whose stored rows the games did not change:
+    the worst of those is asked of the database (:func:`_worst_stored`), not read whole."""
 
     def __init__(self, club_id: int, scope: int | None, min_games: int) -> None:
-        self.club_id, self.scope = club_id, scope
-        qualified = SpazzumazzStats.objects.filter(
-            club_id=club_id, season_id=scope, games__gte=max(min_games, 1), idiot__gt=0
-        ).values_list("player_id", "games", "idiot", "place_sum", "player__display_name")
-        rows = list(qualified)
-        self.standings = Standings(min_games=min_games, names={r[0]: r[4] for r in rows})
-        for player, n, idiot, place_sum, _name in rows:
-            self.standings.update(player, Tally(games=n, idiot=idiot, place_sum=place_sum))
+        self.club_id, self.scope, self.min_games = club_id, scope, min_games
+        self.tallies: dict[int, Tally] = {}  # the players the games changed, as they are now
+        self.names: dict[int, str] = {}
         self.current = SpazzumazzTitle.objects.filter(
             club_id=club_id, season_id=scope, until__isnull=True
         ).first()
         self.closed: list[SpazzumazzTitle] = []
         self.opened: list[SpazzumazzTitle] = []
 
+    def _key(self, player: int, t: Tally) -> tuple:
+        rate, idiot, place = t.badness()
+        return (-rate, -idiot, -place, self.names[player], player)
+
+    def _qualified(self, t: Tally) -> bool:
+        return t.games >= self.min_games and t.idiot > 0
+
     def after(self, game: Played, stats: dict) -> None:
         """The holder after ``game`` (its players' tallies now in ``stats``)."""
-        missing = [p for p in game.order if p not in self.standings.names]
+        missing = [p for p in game.order if p not in self.names]
         if missing:
             names = Player.objects.filter(pk__in=missing).values_list("pk", "display_name")
-            self.standings.names.update(names)
+            self.names.update(names)
         for player in game.order:
             t = stats[(self.scope, player)]
-            self.standings.update(
-                player, Tally(games=t.games, idiot=t.idiot, place_sum=t.place_sum)
-            )
-        holder = self.standings.holder()
+            self.tallies[player] = Tally(games=t.games, idiot=t.idiot, place_sum=t.place_sum)
+        candidates = [
+            self._key(player, t) for player, t in self.tallies.items() if self._qualified(t)
+        ]
+        for player, t, name in _worst_stored(
+            self.club_id, self.scope, self.min_games, exclude=self.tallies
+        ):
+            self.names.setdefault(player, name)
+            candidates.append(self._key(player, t))
+        holder = min(candidates)[-1] if candidates else None
         if (self.current.player_id if self.current else None) == holder:
             return
         if self.current is not None:
