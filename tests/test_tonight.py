@@ -113,6 +113,39 @@ def test_a_long_nights_tally_counts_every_game_and_shows_the_last_ones(world):
     assert pane.context["more"] == 11 - tonight.SHOWN
 
 
+def test_the_panes_are_built_once_for_all_who_see_them_alike_until_a_game_moves(
+    world, client, django_capture_on_commit_callbacks
+):
+    """A second member reads the panes the first one's request built; a game recorded
+    after them shows at once; the screen and the public never get the members' money."""
+    from django.test import Client
+
+    _night(world, games=1)
+    club, url = world["club"], f"/clubs/{world['club'].slug}/tonight/"
+    first, second = Client(), Client()
+    first.force_login(world["users"]["Carla"])
+    second.force_login(world["users"]["Dario"])
+    with CaptureQueriesContext(connection) as built:
+        assert first.get(url, HTTP_ACCEPT_LANGUAGE="en").status_code == 200
+    with CaptureQueriesContext(connection) as kept:
+        page = second.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert len(kept) < len(built) - 5, [q["sql"] for q in kept.captured_queries]
+    assert 'class="num">+' in page and "1 game tonight" in page
+    screen = second.get(f"{url}?screen=1", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'class="num">+' not in screen and "1 game tonight" in screen
+    players = [world["players"][name] for name in ("Anna", "Bruno", "Carla")]
+    with django_capture_on_commit_callbacks(execute=True):
+        record_spazzumazz_game(
+            club=club, players=players, by=world["admin"], finish_order=[p.pk for p in players]
+        )
+    for reader in (second, first):
+        page = reader.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert "2 games tonight" in page
+    panes = second.get(f"{url}?panes=1&screen=1", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert panes.startswith('<div id="tonight-panes">') and "2 games tonight" in panes
+    assert 'class="num">+' not in panes
+
+
 def test_the_home_page_shows_a_member_tonight_at_their_clubs(world, client):
     _night(world, tables=1, tournaments=0, games=2)
     client.force_login(world["users"]["Anna"])

@@ -10,42 +10,62 @@ from __future__ import annotations
 from django.db import close_old_connections
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 from clubs.access import club_page
 from clubs.models import Club
+from matches import games
 from matches.boards import live, night_bounds, night_of
 from matches.boards.tonight import tonight as tonight_of
 from matches.singapore.models import TableSession
 from matches.spazzumazz.models import SpazzumazzGame
 from matches.sputo.models import Tournament, TournamentStatus
+from plumbing import public_pages
 
 
-@club_page()
-def tonight(request, access):
-    club = access.club
-    screen = request.GET.get("screen") == "1"
-    night = night_of(timezone.now())
-    found = tonight_of(club, night=night, sees_money=access.sees_money() and not screen)
+def _panes(request, club, *, night, sees_money: bool) -> str:
+    """The night's panes, rendered: the same for everyone who sees the club's money, and
+    for everyone who does not (nothing in them names who asks; no form, no token)."""
+    found = tonight_of(club, night=night, sees_money=sees_money)
     panes = [
         (pane, render_to_string(pane.template, {**pane.context, "club": club}, request))
         for pane in found.panes
     ]
+    context = {"club": club, "tonight": found, "panes": panes}
+    return render_to_string("matches/boards/_tonight_panes.html", context, request)
+
+
+@club_page()
+def tonight(request, access):
+    """Every game's pane of the night. The panes are built once for all who see them
+    alike (``public_pages.shared``), until a write changes one of the games' areas: the
+    members' phones and the screens of a club night share one build after each result."""
+    club = access.club
+    screen = request.GET.get("screen") == "1"
+    night = night_of(timezone.now())
+    sees_money = access.sees_money() and not screen
+    panes = public_pages.shared(
+        club,
+        ("tonight", night.isoformat(), sees_money),
+        lambda: _panes(request, club, night=night, sees_money=sees_money),
+        areas=tuple(game.name for game in games.all()),
+    )
+    if request.GET.get("panes") == "1":
+        return HttpResponse(panes)
     context = {
         "club": club,
         "access": access,
-        "tonight": found,
-        "panes": panes,
+        "night": night,
+        "panes": mark_safe(panes),  # noqa: S308 - rendered by the templates above
         "screen": screen,
         "version": live.version(club.pk),
         "events_url": reverse("boards:tonight_events", args=[club.slug]),
     }
-    if request.GET.get("panes") == "1":
-        return render(request, "matches/boards/_tonight_panes.html", context)
     return render(request, "matches/boards/tonight.html", context)
 
 
