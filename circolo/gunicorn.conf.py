@@ -1,10 +1,15 @@
 """gunicorn's settings for `make run`: the zero-setup server that holds a club night.
 
-One process with a pool of threads serves the pages: SQLite takes one writer at a time
-whatever the number of processes. A request waiting for SQLite's write lock (up to 45 s,
-settings.py) holds a thread, not the process; connections beyond the threads wait in the
-listen backlog (the development server's was 10: a club night's phones posting at once got
-connection resets) and in gunicorn's queue, never refused.
+Two processes, each with a pool of threads, serve the pages: one process (Python's one lock)
+used one of the two cores of a club's laptop, and under a club night's writes every page
+waited for the others' builds (the pages' p99 halved with two: docs/benchmarks.md). SQLite
+takes one writer at a time whatever the number of processes, the other waits on its lock;
+readers run side by side. The processes share the cache (below), so a page, a version or a
+live screen is the same in both; a member's own write shows on their next page in either
+(the cookie of `circolo.middleware.WritesForgetOwnPages`). A request waiting for SQLite's
+write lock (up to 45 s, settings.py) holds a thread, not the process; connections beyond
+the threads wait in the listen backlog (the development server's was 10: a club night's
+phones posting at once got connection resets) and in gunicorn's queue, never refused.
 
 Beside it, the outbox's worker (`manage.py outbox_worker`, plumbing/outbox/worker.py) runs
 what each write queued after its commit (statistics, ratings, the inboxes, mails, webhooks)
@@ -30,7 +35,7 @@ from pathlib import Path
 
 wsgi_app = "circolo.wsgi:application"
 bind = ["127.0.0.1:8000"]
-workers = 1
+workers = 2
 worker_class = "gthread"
 threads = 16
 backlog = 2048

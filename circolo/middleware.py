@@ -1,5 +1,7 @@
 """What every API request gets, whichever view answers it (or none does)."""
 
+import time
+
 from django.conf import settings
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
@@ -115,9 +117,12 @@ class BoundedRequestMiddleware:
 class WritesForgetOwnPages:
     """After a write request (any method but GET, HEAD, OPTIONS, TRACE), this process forgets
     the pages it keeps in memory for the session that sent it (``plumbing.public_pages``:
-    a second at most), so that whoever wrote sees their write on the next page at once.
-    What the write changed for everyone else moves with the versions the services bump
-    (``public_pages.changed``), never with the URL: nothing here touches the shared cache."""
+    a second at most), so that whoever wrote sees their write on the next page at once;
+    and the answer names the write in a cookie (``public_pages.WROTE_COOKIE``), which the
+    pages a process keeps for a session are kept under, so that the server's other
+    processes, which kept theirs before the write, miss them too. What the write changed for
+    everyone else moves with the versions the services bump (``public_pages.changed``),
+    never with the URL: nothing here touches the shared cache."""
 
     SAFE = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
@@ -130,4 +135,12 @@ class WritesForgetOwnPages:
             session = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
             if session:
                 public_pages.forget_session(session)
+                response.set_cookie(
+                    public_pages.WROTE_COOKIE,
+                    str(time.time_ns()),
+                    max_age=public_pages.WROTE_SECONDS,
+                    secure=settings.SESSION_COOKIE_SECURE,
+                    httponly=True,
+                    samesite="Lax",
+                )
         return response

@@ -4,8 +4,9 @@ Each request that may send one counts (django-ratelimit, in the cache) against i
 address (``MAIL_RATE_PER_ADDRESS``) and against the e-mail address it would write to
 (``MAIL_RATE_PER_RECIPIENT``), in a group of its own (a reset does not use up the sign-ups).
 Over either limit, nothing is sent: a page answers 429 (the API: a JSON 429), saying when to
-try again. The counts live in the cache: shared by every process on Redis; with the
-zero-setup local-memory cache each process counts for itself.
+try again. The counts live in the cache: shared by every process on Redis and on `make
+run`'s cache of files (where two requests counted at the same instant may count once); with
+the local-memory cache (no `CACHE_DIR`, as under `runserver`) each process counts for itself.
 """
 
 import logging

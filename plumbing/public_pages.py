@@ -75,11 +75,15 @@ log = logging.getLogger(__name__)
 CSRF_HOLE = "csrf-hole-8c1f2e"
 CLUB = "club"  # a club's own area: its row, people, roles, seasons, house rules (every page)
 ANYTHING = "anything"  # moves with every change to the club: a page that shows all of it
+# A session's last write (``circolo.middleware.WritesForgetOwnPages``): the pages a process
+# keeps in memory for a session are kept under it, so a write misses them in every process.
+WROTE_COOKIE = "circolo_wrote"
+WROTE_SECONDS = 60  # far longer than a page is kept in memory
 MEMORY_PAGES = 500  # pages each process keeps in memory at most (then it starts afresh)
 
 # (slug, language, path) -> (when it was checked, on the monotonic clock; the page); for a
 # member's page (session:<its cookie>, language, path)
-_memory: dict[tuple[str, str, str], tuple[float, str]] = {}
+_memory: dict[tuple[str, ...], tuple[float, str]] = {}
 # A club's id by its slug, for a member's page (its versions are by id)
 _club_ids: dict[str, int] = {}
 
@@ -341,7 +345,8 @@ def _member_page(view, areas: tuple[str, ...]):
         if not seconds or not session or request.method != "GET":
             return view(request, slug, *args, **kwargs)
         language, full_path = translation.get_language(), request.get_full_path()
-        remembered = (f"session:{session}", language, full_path)
+        wrote = request.COOKIES.get(WROTE_COOKIE, "")
+        remembered = (f"session:{session}", language, full_path, wrote)
         now = time.monotonic()
         kept = _memory.get(remembered)
         recheck = settings.PUBLIC_PAGE_RECHECK_SECONDS
