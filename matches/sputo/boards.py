@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.paginator import Paginator
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, Min, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
 
@@ -37,7 +37,13 @@ from matches.boards.charts import player_chart, rating_series
 from matches.boards.models import PlayerRating
 from matches.results.models import Outcome, OutcomeStatus
 from matches.sputo import bracket
-from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus, round_label
+from matches.sputo.models import (
+    Entrant,
+    Tournament,
+    TournamentMatch,
+    TournamentStatus,
+    round_label,
+)
 from matches.sputo.ratings import PROVISIONAL_BELOW
 
 GAME = "sputo"
@@ -98,13 +104,17 @@ def _matches_of(tournaments: list[Tournament]) -> dict[int, list[TournamentMatch
 def _games(matches: list[TournamentMatch]) -> dict[int, list[int]]:
     """The winner of each game of ``matches`` (those played), by match: one query."""
     ids = [m.pk for m in matches if m.result in WITH_GAMES]
-    if not ids:
-        return {}
+    return _winners(ids) if ids else {}
+
+
+def _winners(match_ids) -> dict[int, list[int]]:
+    """The winner of each game of the matches ``match_ids`` (ids, or a query of them) by
+    their results in force, by match: one query."""
     return {
         match_id: [g.get("winner") for g in payload.get("games") or []]
         for match_id, payload in Outcome.objects.filter(
             content_type=ContentType.objects.get_for_model(TournamentMatch),
-            object_id__in=ids,
+            object_id__in=match_ids,
             status=OutcomeStatus.CONFIRMED,
         ).values_list("object_id", "payload")
     }
@@ -256,25 +266,18 @@ class Entry:
     matches: list[dict] = field(default_factory=list)
 
 
-def _entry(player: Player, tournament: Tournament, matches, games) -> Entry:
-    me = player.pk
+def _entry(player: Player, entrant: Entrant, mine: list[TournamentMatch], games) -> Entry:
+    """The entry of ``entrant`` (the player's row of a tournament, with its final place)
+    from the player's own matches of the tournament, ``mine``, in bracket order."""
+    me, tournament = player.pk, entrant.tournament
     entry = Entry(tournament=tournament)
-    standing = next((s for s in _standings(tournament, matches) if s["player"] == player), None)
-    reached = max(
-        (
-            m.round
-            for m in matches
-            if m.kind == bracket.MAIN and me in (m.player_a_id, m.player_b_id)
-        ),
-        default=1,
-    )
-    if standing is not None:
-        entry.place, entry.place_label = standing["place"], standing["place_label"]
-        reached = standing["round_reached"]
+    reached = max((m.round for m in mine if m.kind == bracket.MAIN), default=1)
+    if entrant.place is not None:
+        entry.place, entry.place_label = entrant.place, place_label(entrant.place)
     entry.round_label = round_label(bracket.MAIN, reached, tournament.rounds)
     knocked_out = False
-    for m in matches:
-        if me not in (m.player_a_id, m.player_b_id) or not m.result:
+    for m in mine:
+        if not m.result:
             continue
         if m.kind == bracket.MAIN and m.winner_id != me:
             knocked_out = True
@@ -298,22 +301,32 @@ def _entry(player: Player, tournament: Tournament, matches, games) -> Entry:
     return entry
 
 
-def _statistics(entries: list[Entry], player: Player, games: dict) -> dict:
-    matches = [row for e in entries for row in e.matches if row["counted"]]
+def _statistics(player: Player, entered, played) -> dict:
+    """The player's figures over ``entered`` (their entrant rows) and ``played`` (their
+    matches in those tournaments): counted by the database, but the games, which are read
+    from the results of the player's own matches played in games."""
+    me = player.pk
+    matches = played.filter(result__in=BY_PLAY).aggregate(
+        won=Count("pk", filter=Q(winner_id=me)),
+        lost=Count("pk", filter=Q(winner__isnull=False) & ~Q(winner_id=me)),
+    )
     games_won = games_lost = 0
-    for row in matches:
-        for winner in games.get(row["match"].pk, []):
-            games_won += winner == player.pk
-            games_lost += winner != player.pk
-    places = [e.place for e in entries if e.place is not None]
+    for winners in _winners(played.filter(result__in=WITH_GAMES).values("pk")).values():
+        games_won += winners.count(me)
+        games_lost += len(winners) - winners.count(me)
+    entries = entered.aggregate(
+        tournaments=Count("pk", filter=~Q(tournament__status=TournamentStatus.CANCELLED)),
+        tournaments_won=Count("pk", filter=Q(place=1)),
+        best=Min("place"),
+    )
     return {
-        "won": sum(row["won"] for row in matches),
-        "lost": sum(row["lost"] for row in matches),
+        "won": matches["won"],
+        "lost": matches["lost"],
         "games_won": games_won,
         "games_lost": games_lost,
-        "tournaments": sum(e.tournament.status != TournamentStatus.CANCELLED for e in entries),
-        "tournaments_won": places.count(1),
-        "best": place_label(min(places)) if places else "",
+        "tournaments": entries["tournaments"],
+        "tournaments_won": entries["tournaments_won"],
+        "best": place_label(entries["best"]) if entries["best"] else "",
     }
 
 
@@ -341,37 +354,47 @@ def _chart(player: Player, rating: PlayerRating | None):
 
 def player_section(player: Player, *, season: Season | None = None, page: int = 1):
     """``PLAYER_SECTIONS``: statistics, rating and its chart, and the tournaments entered
-    (a page of them, newest first) with the player's matches. Five queries."""
-    tournaments = list(
-        Tournament.objects.filter(
-            entrants__player=player, entrants__no_show=False, drawn_at__isnull=False
-        ).order_by("-starts_at", "-pk")
+    (a page of them, newest first) with the player's matches. Read from the player's own
+    rows: their entries (with their final places, ``matches.sputo.places``) and their own
+    matches, never the tournaments' whole brackets; a constant number of queries, and no
+    row of anyone else's history."""
+    entered = Entrant.objects.filter(
+        player=player, no_show=False, tournament__drawn_at__isnull=False
     )
-    if not tournaments:
+    if not entered.exists():
         return None
     if season is not None:
-        tournaments = [t for t in tournaments if t.season_id == season.pk]
-    matches = _matches_of(tournaments)
-    mine = [
-        m
-        for ms in matches.values()
-        for m in ms
-        if player.pk in (m.player_a_id, m.player_b_id) and m.result in WITH_GAMES
-    ]
-    games = _games(mine)
-    entries = [_entry(player, t, matches[t.pk], games) for t in tournaments]
-    current = Paginator(entries, HISTORY_PAGE).get_page(page)
+        entered = entered.filter(tournament__season=season)
+    current = Paginator(
+        entered.select_related("tournament").order_by("-tournament__starts_at", "-tournament_id"),
+        HISTORY_PAGE,
+    ).get_page(page)
+    played = TournamentMatch.objects.filter(
+        Q(player_a=player) | Q(player_b=player),
+        tournament_id__in=entered.values("tournament_id"),
+    )
+    shown = {entrant.tournament_id: entrant.tournament for entrant in current}
+    mine: dict[int, list[TournamentMatch]] = {pk: [] for pk in shown}
+    for match in (
+        played.filter(tournament_id__in=list(shown))
+        .select_related("player_a", "player_b")
+        .order_by("round", "kind", "position")
+    ):
+        match.tournament = shown[match.tournament_id]  # round labels without a query each
+        mine[match.tournament_id].append(match)
+    games = _games([m for ms in mine.values() for m in ms])
+    entries = [_entry(player, e, mine[e.tournament_id], games) for e in current]
     rating = PlayerRating.objects.filter(player=player, game=GAME).first()
     return PlayerSection(
         game=GAME,
         title="Sputo",
         template="matches/sputo/player_section.html",
         context={
-            "statistics": _statistics(entries, player, games),
+            "statistics": _statistics(player, entered, played),
             "rating": rating,
             "provisional_below": PROVISIONAL_BELOW,
             "chart": _chart(player, rating),
-            "entries": list(current),
+            "entries": entries,
             "page": current,
         },
     )

@@ -16,7 +16,7 @@ from matches import boards
 from matches.results import steps
 from matches.results.adapters import CheckedOutcome
 from matches.results.models import AuditEntry, Outcome, OutcomeStatus
-from matches.sputo import bracket
+from matches.sputo import bracket, places
 from matches.sputo.models import (
     Tournament,
     TournamentMatch,
@@ -286,6 +286,9 @@ def apply_result(
         tournament.save(update_fields=["status", "finished_at"])
         if tournament.status == TournamentStatus.FINISHED:
             announce_finished(tournament, plan.standings[1])
+    finished = plan.tournament.status == TournamentStatus.FINISHED
+    if plan.status or (finished and plan.standings[0] != plan.standings[1]):
+        places.write(plan.tournament, plan.standings[1] if finished else [])
     announce_ready(plan.tournament, plan.matches.values(), before=ready_before)
     _audit_plan(plan, by=by, previous=previous, touched=touched)
     # A result new at the end of the club's history is rated by a delta; anything else (a

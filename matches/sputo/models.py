@@ -229,6 +229,11 @@ class Entrant(models.Model):
         gettext_lazy("no-show"), default=False, help_text=gettext_lazy("Dropped at the draw.")
     )
     entered_at = models.DateTimeField(gettext_lazy("entered"), default=timezone.now)
+    # Derived: the final place once the tournament is finished (``matches.sputo.places``),
+    # so that a player's history and best place read their own rows, not every bracket.
+    place = models.PositiveIntegerField(
+        gettext_lazy("final place"), null=True, blank=True, editable=False
+    )
 
     player_merge = {
         "player": Move(
