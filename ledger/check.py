@@ -11,9 +11,12 @@ and ``/health/`` shows the latest (it never recomputes anything itself). What it
 - every entry's and every leg's people belong to the transaction's club;
 - every reversal turns round exactly the legs of the transaction it reverses;
 - every confirmed payment posted exactly its amount, from the payee to the payer;
-- every balance (club, unit, scope, person) computed by the database's aggregate — what the
-  pages and the API show — equals the sum of its entries added up here one by one, and each
-  club's balances in each unit sum to zero;
+- every balance (club, unit, scope, person) computed by the database's aggregate equals the
+  sum of its entries added up here one by one, and each club's balances in each unit sum
+  to zero;
+- the derived balances the pages and the API show (``ledger.models.Balance``, kept by the
+  entries' trigger): each person's row of the whole club and of each scope equals the sum
+  of their entries, and no row is left without entries behind it;
 - the append-only triggers are installed, and no erasure was left open.
 
 On PostgreSQL the database refuses most of this itself (``ledger.triggers``); on SQLite a
@@ -30,7 +33,18 @@ from django.db import connection
 from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 
 from ledger import triggers
-from ledger.models import CheckRun, Entry, Erasure, Kind, Leg, Payment, PaymentStatus, Transaction
+from ledger.models import (
+    WHOLE_CLUB,
+    Balance,
+    CheckRun,
+    Entry,
+    Erasure,
+    Kind,
+    Leg,
+    Payment,
+    PaymentStatus,
+    Transaction,
+)
 
 MAX_PROBLEMS = 100  # reported one by one; beyond, counted
 
@@ -216,6 +230,31 @@ def _balances_recompute(result: Result) -> None:
             result.add(f"the balances of club {club_id} in {unit} sum to {total}, not zero")
     result.counts["entries"] = n_entries
     result.counts["balances"] = len(added)
+    _derived_balances(result, added)
+
+
+def _derived_balances(result: Result, added: dict[tuple[int, str, str, int], int]) -> None:
+    """The derived rows against the entries added up (``added``: per transaction scope)."""
+    expected: dict[tuple[int, str, str, int], int] = defaultdict(int)
+    for (club_id, unit, scope, player_id), minor in added.items():
+        expected[(club_id, unit, WHOLE_CLUB, player_id)] += minor
+        if scope != WHOLE_CLUB:
+            expected[(club_id, unit, scope, player_id)] += minor
+    kept = {
+        (club_id, unit, scope, player_id): minor
+        for club_id, unit, scope, player_id, minor in Balance.objects.values_list(
+            "club_id", "unit", "scope", "player_id", "minor"
+        ).iterator(chunk_size=5000)
+    }
+    for key in sorted(set(expected) | set(kept), key=str):
+        if key not in kept or key not in expected or kept[key] != expected[key]:
+            club_id, unit, scope, player_id = key
+            where = f"scope {scope!r}" if scope != WHOLE_CLUB else "the whole club"
+            result.add(
+                f"derived balance of player {player_id} in club {club_id}, {unit}, {where}: "
+                f"{kept.get(key)} kept, {expected.get(key)} in the entries"
+            )
+    result.counts["derived balances"] = len(kept)
 
 
 def record(result: Result) -> CheckRun:

@@ -220,6 +220,47 @@ class Leg(models.Model):
         return from_minor(self.amount_minor, self.transaction.unit)
 
 
+# The scope of a balance row that holds the whole club's balance (every scope together).
+WHOLE_CLUB = ""
+
+
+class Balance(models.Model):
+    """A person's balance in one unit, derived from the entries: one row for the whole club
+    (``scope`` ``WHOLE_CLUB``) and one per scope the person has entries in (a Singapore
+    table's ``session:<id>``). Written by the database itself, in each posting's own
+    transaction (``ledger.triggers``: an entry inserted adds its amount to its two rows, on
+    PostgreSQL once per statement, on SQLite once per entry), so that no writer can leave
+    it behind; reading a balance reads one row, not the entries' history. Entries are
+    append-only, so the rows only ever add; ``ledger_check`` compares them with the
+    entries, and an erasure takes them with the club's ledger."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="ledger_balances", verbose_name=_("club")
+    )
+    unit = models.CharField(_("unit"), max_length=6)
+    scope = models.CharField(_("scope"), max_length=100, blank=True, default=WHOLE_CLUB)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="ledger_balances", verbose_name=_("player")
+    )
+    minor = models.BigIntegerField(_("balance (cents or points)"), default=0)
+
+    # A merge carries the guest's balances over by postings (their rows then read zero and
+    # stay, as their entries do); the trigger moves the member's.
+    player_merge = {"player": Carry(carry_over="ledger.services.carry_balances")}
+
+    class Meta:
+        verbose_name = _("ledger balance")
+        verbose_name_plural = _("ledger balances")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "unit", "scope", "player"], name="ledger_balance_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.unit} {self.scope or '*'}: {self.minor}"
+
+
 class PaymentStatus(models.TextChoices):
     PENDING = "pending", _("Pending")
     CONFIRMED = "confirmed", _("Confirmed")

@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Player
 from ledger import settle
 from ledger.amounts import POINTS, Amount, from_minor
-from ledger.models import Entry, Kind, Leg, Payment, Transaction
+from ledger.models import WHOLE_CLUB, Entry, Kind, Leg, Payment, Transaction
+from ledger.models import Balance as BalanceRow
 from ledger.sources import Source, describe
 
 
@@ -70,11 +71,6 @@ class Debt(_InMinor):
         return from_minor(self.paid_minor, self.unit)
 
 
-def _entries(club: Club, unit: str, scope: str | None):
-    found = Entry.objects.filter(transaction__club=club, transaction__unit=unit)
-    return found if scope is None else found.filter(transaction__scope=scope)
-
-
 def _legs(club: Club, unit: str, scope: str | None):
     found = Leg.objects.filter(transaction__club=club, transaction__unit=unit)
     return found if scope is None else found.filter(transaction__scope=scope)
@@ -85,23 +81,28 @@ def _players(club: Club, ids) -> dict[int, Player]:
 
 
 def balance_minors(*, club: Club, unit: str, scope: str | None = None) -> dict[int, int]:
-    """Player id -> balance in minor units: one aggregate query."""
-    rows = _entries(club, unit, scope).values("player").annotate(minor=Sum("amount_minor"))
-    return {row["player"]: row["minor"] for row in rows.order_by("player")}
+    """Player id -> balance in minor units (everyone with an entry in ``unit`` and ``scope``,
+    the whole club without one): the derived rows (``ledger.models.Balance``), one query
+    whatever the ledger's history."""
+    rows = BalanceRow.objects.filter(
+        club=club, unit=unit, scope=WHOLE_CLUB if scope is None else scope
+    ).values_list("player_id", "minor")
+    return dict(rows.order_by("player_id"))
 
 
 def balance_minors_by_scope(*, club: Club, scopes: list[str]) -> dict[str, dict[int, int]]:
     """Scope -> player id -> balance in minor units, every unit together (each scope is one
-    unit's, as a Singapore table is): one aggregate query whatever the number of scopes."""
+    unit's, as a Singapore table is): one query of the derived rows whatever the number of
+    scopes."""
     found: dict[str, dict[int, int]] = {scope: {} for scope in scopes}
+    named = [scope for scope in scopes if scope != WHOLE_CLUB]
     rows = (
-        Entry.objects.filter(transaction__club=club, transaction__scope__in=scopes)
-        .values("transaction__scope", "player")
-        .annotate(minor=Sum("amount_minor"))
-        .order_by("transaction__scope", "player")
+        BalanceRow.objects.filter(club=club, scope__in=named)
+        .values_list("scope", "player_id", "minor")
+        .order_by("scope", "player_id")
     )
-    for row in rows:
-        found[row["transaction__scope"]][row["player"]] = row["minor"]
+    for scope, player, minor in rows:
+        found[scope][player] = found[scope].get(player, 0) + minor
     return found
 
 

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
 from django.db import transaction as db_transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -52,6 +52,7 @@ from django.utils.translation import gettext as _
 import plumbing.bulk as bulk
 from clubs.access import access_club
 from clubs.models import Club, Player
+from ledger import triggers
 from ledger.amounts import (
     MAX_MINOR,
     Amount,
@@ -63,7 +64,7 @@ from ledger.amounts import (
     validate_unit,
 )
 from ledger.legs import give_legs, legs_of_nets
-from ledger.models import Entry, Erasure, Kind, Leg, Payment, PaymentStatus, Transaction
+from ledger.models import Balance, Entry, Erasure, Kind, Leg, Payment, PaymentStatus, Transaction
 from ledger.tasks import payment_inbox
 from ledger.webhooks import announce_payment
 from plumbing import public_pages
@@ -771,6 +772,21 @@ def scope_of_session(session_id: int) -> str:
 
 
 @db_transaction.atomic
+def rebuild_balances(*, club: Club) -> int:
+    """The club's derived balances (``Balance``) made again from its entries, from scratch:
+    what ``recompute_stats`` runs to prove the trigger's running sums, and the repair when
+    ``ledger_check`` finds them apart. Returns the rows written."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # A posting meanwhile waits for this to commit, then adds itself to the new rows.
+            cursor.execute("LOCK TABLE ledger_balance IN EXCLUSIVE MODE")
+        Balance.objects.filter(club=club).delete()
+        cursor.execute(triggers.balances_of_club_sql(), [club.pk, club.pk])
+    public_pages.changed(club.pk, AREA)
+    return Balance.objects.filter(club=club).count()
+
+
+@db_transaction.atomic
 def erase_club_ledger(*, club: Club, by=None) -> Erasure:
     """Delete a club's whole ledger (transactions, entries, payments), on purpose: the one
     way past the append-only triggers, recorded as an :class:`Erasure`. The club itself can
@@ -781,6 +797,7 @@ def erase_club_ledger(*, club: Club, by=None) -> Erasure:
     payments, _ = Payment.objects.filter(club=club).delete()
     Leg.objects.filter(transaction__club=club).delete()
     Entry.objects.filter(transaction__club=club).delete()
+    Balance.objects.filter(club=club).delete()  # derived from the entries, gone with them
     reversals, _ = Transaction.objects.filter(club=club, reverses__isnull=False).delete()
     others, _ = Transaction.objects.filter(club=club).delete()
     erasure.transactions, erasure.payments = reversals + others, payments

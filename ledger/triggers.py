@@ -183,8 +183,46 @@ def _none_beyond(
     )
 
 
+# What an entry adds to the derived balances (``ledger.models.Balance``): its amount to its
+# person's row of the whole club (scope '') and, for a scoped transaction, of its scope; in
+# the rows' order, so that two postings lock the rows they share in the same order.
+def _balances_added(entries: str) -> str:
+    return f"""
+        INSERT INTO ledger_balance (club_id, unit, scope, player_id, minor)
+        SELECT club_id, unit, scope, player_id, SUM(minor) FROM (
+            SELECT t.club_id, t.unit, '' AS scope, e.player_id, e.amount_minor AS minor
+                FROM {entries} e JOIN ledger_transaction t ON t.id = e.transaction_id
+            UNION ALL
+            SELECT t.club_id, t.unit, t.scope, e.player_id, e.amount_minor
+                FROM {entries} e JOIN ledger_transaction t ON t.id = e.transaction_id
+                WHERE t.scope <> ''
+        ) moves
+        WHERE true
+        GROUP BY club_id, unit, scope, player_id
+        ORDER BY club_id, unit, scope, player_id
+        ON CONFLICT (club_id, unit, scope, player_id)
+            DO UPDATE SET minor = ledger_balance.minor + EXCLUDED.minor"""
+
+
+def _entry_balances() -> Trigger:
+    """Once per INSERT (or COPY) of entries, after it: the balances they change, in one
+    statement."""
+    return Trigger(
+        name="ledger_entry_balances",
+        operation=pgtrigger.Insert,
+        when=pgtrigger.After,
+        level=pgtrigger.Statement,
+        referencing=pgtrigger.Referencing(new="inserted"),
+        func=f"""
+                {_balances_added("inserted")};
+                RETURN NULL;
+            """,
+    )
+
+
 def postgres_entry_triggers() -> list[Trigger]:
     return [
+        _entry_balances(),
         _append_only("ledger_entry_append_only", "ledger entries", _ERASING_ENTRY),
         # Once per statement (a transaction's entries come in one or a few): an entry
         # whose transaction already has all its entries is one too many. A transaction
@@ -347,7 +385,11 @@ def postgres_check_run_triggers() -> list[Trigger]:
 
 
 POSTGRES_TRIGGERS = {
-    "ledger_entry": ["ledger_entry_append_only", "ledger_entry_not_beyond"],
+    "ledger_entry": [
+        "ledger_entry_append_only",
+        "ledger_entry_not_beyond",
+        "ledger_entry_balances",
+    ],
     "ledger_leg": ["ledger_leg_append_only", "ledger_leg_not_beyond"],
     "ledger_transaction": ["ledger_transaction_append_only", "ledger_transaction_balanced"],
     "ledger_erasure": ["ledger_erasure_kept"],
@@ -399,6 +441,10 @@ _ERASURE_BY_GONE = """(NEW.by_id IS NULL AND NEW.id IS OLD.id AND NEW.club_id IS
     AND NEW.finished_at IS OLD.finished_at AND NEW.transactions IS OLD.transactions
     AND NEW.payments IS OLD.payments)"""
 
+# The entry a row trigger is about, as a table of one row.
+_THE_NEW_ENTRY = """(SELECT NEW.transaction_id AS transaction_id, NEW.player_id AS player_id,
+    NEW.amount_minor AS amount_minor)"""
+
 SQLITE_TRIGGERS = {
     "ledger_entry_no_update": """
         CREATE TRIGGER ledger_entry_no_update BEFORE UPDATE ON ledger_entry
@@ -414,6 +460,10 @@ SQLITE_TRIGGERS = {
               WHERE {_COUNT} > {_ANNOUNCED} OR {_SUM} <> 0;
               SELECT RAISE(ABORT, 'a ledger transaction moves nothing: its entries are all zero')
               WHERE NOT {_MOVING}; END""",
+    # The derived balances (``ledger.models.Balance``), entry by entry.
+    "ledger_entry_balances": f"""
+        CREATE TRIGGER ledger_entry_balances AFTER INSERT ON ledger_entry
+        BEGIN {_balances_added(_THE_NEW_ENTRY)}; END""",
     "ledger_leg_no_update": """
         CREATE TRIGGER ledger_leg_no_update BEFORE UPDATE ON ledger_leg
         BEGIN SELECT RAISE(ABORT, 'ledger legs are append-only: UPDATE refused'); END""",
@@ -456,13 +506,44 @@ SQLITE_TRIGGERS = {
 }
 
 
+def fill_balances(apps, schema_editor) -> None:
+    """The derived balances of every entry posted before they were kept (a migration's
+    RunPython, on either database)."""
+    schema_editor.execute(_balances_added("ledger_entry"))
+
+
+def drop_sqlite_balances(apps, schema_editor) -> None:
+    """Back before the derived balances (the reverse of their migration): their SQLite
+    trigger goes before their table."""
+    if schema_editor.connection.vendor == "sqlite":
+        schema_editor.execute("DROP TRIGGER IF EXISTS ledger_entry_balances")
+
+
+def balances_of_club_sql() -> str:
+    """The statement that adds up one club's entries (the parameter: its id) into its
+    derived balances, which must be empty (``services.rebuild_balances``): the id twice, as
+    the entries are read twice (the whole club's rows, the scopes')."""
+    return _balances_added(
+        """(SELECT e.transaction_id, e.player_id, e.amount_minor FROM ledger_entry e
+            JOIN ledger_transaction x ON x.id = e.transaction_id WHERE x.club_id = %s)"""
+    )
+
+
+# The triggers that write a table a migration made later than the first triggers: an earlier
+# migration's install leaves them out until their table is there.
+SQLITE_NEEDS = {"ledger_entry_balances": "ledger_balance"}
+
+
 def install_sqlite(apps, schema_editor) -> None:
     """(Re)create the SQLite triggers; a no-op on other databases (a migration's RunPython)."""
     if schema_editor.connection.vendor != "sqlite":
         return
+    with schema_editor.connection.cursor() as cursor:
+        tables = set(schema_editor.connection.introspection.table_names(cursor))
     for name, sql in SQLITE_TRIGGERS.items():
         schema_editor.execute(f"DROP TRIGGER IF EXISTS {name}")
-        schema_editor.execute(sql)
+        if SQLITE_NEEDS.get(name, "ledger_entry") in tables:
+            schema_editor.execute(sql)
 
 
 def uninstall_sqlite(apps, schema_editor) -> None:

@@ -1,11 +1,11 @@
 """Migrations that derive a column fill it in for the rows already there: each
 Spazz'u'mazz place its game's time and size, each entrant of a finished Sputo tournament
-its place."""
+its place; the ledger's derived balances the entries already posted."""
 
 from datetime import UTC, datetime
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 BEFORE = [("matches", "0014_outcome_club_confirmed")]
@@ -115,5 +115,43 @@ def test_the_entrants_of_finished_tournaments_take_their_places_from_the_bracket
         assert places == {"Carla": 1, "Anna": 2, "Bruno": 3, "Dario": 3}
         still = new.get_model("matches", "Entrant").objects.filter(tournament_id=running.pk)
         assert set(still.values_list("place", flat=True)) == {None}
+    finally:
+        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def _every_app_but_the_ledger_at(ledger: str) -> list[tuple[str, str]]:
+    leaves = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    return [(app, name) for app, name in leaves if app != "ledger"] + [("ledger", ledger)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_entries_posted_before_the_derived_balances_are_added_up_into_them():
+    old = _migrate(_every_app_but_the_ledger_at("0004_legs"))
+    Club, Player = old.get_model("clubs", "Club"), old.get_model("clubs", "Player")
+    Transaction = old.get_model("ledger", "Transaction")
+    Entry, Leg = old.get_model("ledger", "Entry"), old.get_model("ledger", "Leg")
+    club = Club.objects.create(name="Circolo dei conti", slug="conti")
+    ada, mia = (Player.objects.create(club=club, display_name=n) for n in ("Ada", "Mia"))
+    for key, scope, minor in (("h1", "session:1", 5), ("h2", "", 3)):
+        with transaction.atomic():  # PostgreSQL checks a posting whole, at commit
+            tx = Transaction.objects.create(
+                club=club, unit="points", key=key, scope=scope, n_entries=2, n_legs=1
+            )
+            Entry.objects.bulk_create(
+                [
+                    Entry(transaction=tx, player=ada, amount_minor=minor),
+                    Entry(transaction=tx, player=mia, amount_minor=-minor),
+                ]
+            )
+            Leg.objects.create(transaction=tx, debtor=mia, creditor=ada, amount_minor=minor)
+    try:
+        new = _migrate(_every_app_but_the_ledger_at("0005_balances"))
+        rows = new.get_model("ledger", "Balance").objects.values_list("scope", "player_id", "minor")
+        assert sorted(rows) == [
+            ("", ada.pk, 8),
+            ("", mia.pk, -8),
+            ("session:1", ada.pk, 5),
+            ("session:1", mia.pk, -5),
+        ]
     finally:
         _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

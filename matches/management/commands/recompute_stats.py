@@ -1,15 +1,22 @@
 """``python manage.py recompute_stats [--club SLUG]``: rebuild every game's derived rows
-(statistics, ratings, standings) from scratch, with the same numbers as the tasks."""
+(statistics, ratings, standings) and the ledger's derived balances from scratch, with the
+same numbers as the tasks and the ledger's trigger."""
 
 from clubs.management.club_command import ClubCommand
+from ledger import services as ledger
 from matches import games
 
 
 class Command(ClubCommand):
-    help = "Rebuild statistics and ratings of every game from the results in force."
+    help = (
+        "Rebuild statistics and ratings of every game from the results in force, and the "
+        "ledger's balances from its entries."
+    )
 
     def handle(self, *args, club: str | None = None, **options):
         for found in self.clubs(club):
             for game in games.all():
                 result = game.rebuild(found.pk)
                 self.stdout.write(f"{found.slug}: {game.rebuild.__module__}: {result}")
+            rows = ledger.rebuild_balances(club=found)
+            self.stdout.write(f"{found.slug}: ledger balances: {rows} rows")
