@@ -10,11 +10,15 @@ and ``/health/`` shows the latest (it never recomputes anything itself). What it
   entries;
 - every entry's and every leg's people belong to the transaction's club;
 - every reversal turns round exactly the legs of the transaction it reverses;
-- every confirmed payment posted exactly its amount, from the payee to the payer;
+- every confirmed payment posted exactly its amount, from the payee to the payer (its legs,
+  which may clear a chain of debts between the two, net to that: ``ledger.pairs``);
 - each club's balances in each unit, its entries added up here one by one, sum to zero;
 - the derived balances the pages and the API show (``ledger.models.Balance``, kept by the
   entries' trigger): each person's row of the whole club and of each scope equals the sum
   of their entries added up here, and no row is left without entries behind it;
+- who owes whom as the pages and the API show it (``ledger.models.PairDebt`` and
+  ``PairPart``, kept by the legs' trigger): each pair's rows and each of its parts equal
+  its legs added up here;
 - the append-only triggers are installed, and no erasure was left open.
 
 On PostgreSQL the database refuses most of this itself (``ledger.triggers``); on SQLite a
@@ -39,6 +43,8 @@ from ledger.models import (
     Erasure,
     Kind,
     Leg,
+    PairDebt,
+    PairPart,
     Payment,
     PaymentStatus,
     Transaction,
@@ -69,6 +75,7 @@ def run() -> Result:
     _reversals_negate(result)
     _payments_match(result)
     _balances_recompute(result)
+    _pairs_recompute(result)
     for name in triggers.missing(connection):
         result.add(f"the append-only trigger {name} is missing")
     for erasure in Erasure.objects.filter(finished_at__isnull=True):
@@ -179,6 +186,14 @@ def _reversals_negate(result: Result) -> None:
             result.add(f"transaction {key} does not exactly reverse {original_key}")
 
 
+def _nets(legs: set[tuple[int, int, int]]) -> dict[int, int]:
+    nets: dict[int, int] = defaultdict(int)
+    for debtor, creditor, minor in legs:
+        nets[creditor] += minor
+        nets[debtor] -= minor
+    return {pk: minor for pk, minor in nets.items() if minor}
+
+
 def _payments_match(result: Result) -> None:
     confirmed = list(
         Payment.objects.filter(status=PaymentStatus.CONFIRMED).values_list(
@@ -193,7 +208,7 @@ def _payments_match(result: Result) -> None:
     for pk, payer, payee, minor, unit, _club, tx_id in confirmed:
         if (
             entries.get(tx_id) != {payer: minor, payee: -minor}
-            or legs.get(tx_id, {(payee, payer, minor)}) != {(payee, payer, minor)}
+            or (tx_id in legs and _nets(legs[tx_id]) != {payer: minor, payee: -minor})
             or units.get(tx_id) != unit
         ):
             result.add(f"payment {pk} does not match its transaction")
@@ -243,6 +258,75 @@ def _derived_balances(result: Result, added: dict[tuple[int, str, str, int], int
                 f"{kept.get(key)} kept, {expected.get(key)} in the entries"
             )
     result.counts["derived balances"] = len(kept)
+
+
+def _pairs_recompute(result: Result) -> None:
+    """Every leg added up here, one by one, into who owes whom for the whole club and for
+    its transaction's scope (as the trigger does): the derived pairs and parts equal them."""
+    pairs: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])  # posted, paid
+    parts: dict[tuple, int] = defaultdict(int)
+    rows = Leg.objects.values_list(
+        "transaction__club_id",
+        "transaction__unit",
+        "transaction__scope",
+        "transaction__kind",
+        "transaction__source",
+        "transaction__reverses__key",
+        "transaction__key",
+        "debtor_id",
+        "creditor_id",
+        "amount_minor",
+    ).order_by("pk")
+    for (
+        club_id,
+        unit,
+        scope,
+        kind,
+        source,
+        reversed_key,
+        key,
+        debtor,
+        creditor,
+        minor,
+    ) in rows.iterator(chunk_size=5000):
+        low, high = min(debtor, creditor), max(debtor, creditor)
+        signed = minor if debtor == low else -minor  # what low owes high
+        label = source or reversed_key or key
+        part_kind = Kind.CARRY if kind == Kind.CARRY else Kind.POSTING
+        for where in {WHOLE_CLUB, scope}:
+            pair = (club_id, unit, where, low, high)
+            if kind == Kind.PAYMENT:
+                pairs[pair][1] -= signed
+            else:
+                pairs[pair][0] += signed
+                parts[(*pair, part_kind, label)] += signed
+    kept_pairs = {
+        (club_id, unit, scope, low, high): [posted, paid]
+        for club_id, unit, scope, low, high, posted, paid in PairDebt.objects.values_list(
+            "club_id", "unit", "scope", "low_id", "high_id", "posted_minor", "paid_minor"
+        ).iterator(chunk_size=5000)
+    }
+    for key in sorted(set(pairs) | set(kept_pairs), key=str):
+        if kept_pairs.get(key) != pairs.get(key):
+            club_id, unit, scope, low, high = key
+            result.add(
+                f"derived pair {low}-{high} in club {club_id}, {unit}, scope {scope!r}: "
+                f"{kept_pairs.get(key)} kept (posted, paid), {pairs.get(key)} in the legs"
+            )
+    kept_parts = {
+        key[:-1]: key[-1]
+        for key in PairPart.objects.values_list(
+            "club_id", "unit", "scope", "low_id", "high_id", "kind", "label", "minor"
+        ).iterator(chunk_size=5000)
+    }
+    for key in sorted(set(parts) | set(kept_parts), key=str):
+        if kept_parts.get(key) != parts.get(key):
+            club_id, unit, scope, low, high, _kind, label = key
+            result.add(
+                f"derived part {label} of pair {low}-{high} in club {club_id}, {unit}, "
+                f"scope {scope!r}: {kept_parts.get(key)} kept, {parts.get(key)} in the legs"
+            )
+    result.counts["derived pairs"] = len(kept_pairs)
 
 
 def record(result: Result) -> CheckRun:

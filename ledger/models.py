@@ -261,6 +261,96 @@ class Balance(models.Model):
         return f"{self.player_id} {self.unit} {self.scope or '*'}: {self.minor}"
 
 
+class PairDebt(models.Model):
+    """What two people owe each other in one unit, derived from the legs: one row for the
+    whole club (``scope`` ``WHOLE_CLUB``) and one per scope they have legs in. ``low`` is
+    the lower player id: ``posted_minor`` is what the postings' legs (a hand's covers and
+    side bets, a carried balance, a reversal) make ``low`` owe ``high``, netted (negative:
+    ``high`` owes ``low``), and ``paid_minor`` what payments' legs cleared of it, the same
+    way; ``low`` owes ``high`` the difference. Written by the database in each posting's
+    own transaction, as the balances are (``ledger.triggers``): who owes whom reads a row a
+    pair, not every leg of the club's history. ``ledger_check`` compares them with the legs."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="ledger_pairs", verbose_name=_("club")
+    )
+    unit = models.CharField(_("unit"), max_length=6)
+    scope = models.CharField(_("scope"), max_length=100, blank=True, default=WHOLE_CLUB)
+    low = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    high = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("other player")
+    )
+    posted_minor = models.BigIntegerField(_("posted (cents or points)"), default=0)
+    paid_minor = models.BigIntegerField(_("paid (cents or points)"), default=0)
+
+    # As the legs: the rows stay, and who owes whom reads a merged guest as the member.
+    player_merge = {
+        "low": Carry(carry_over="ledger.services.carry_balances"),
+        "high": Carry(carry_over="ledger.services.carry_balances"),
+    }
+
+    class Meta:
+        verbose_name = _("ledger pair")
+        verbose_name_plural = _("ledger pairs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "unit", "scope", "low", "high"], name="ledger_pair_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.low_id}-{self.high_id} {self.unit} {self.scope or '*'}"
+
+
+class PairPart(models.Model):
+    """What one source of postings (a hand with its corrections and reversal, a carried
+    balance, a posting without a source by its key: ``label``) adds to what ``low`` owes
+    ``high`` (:class:`PairDebt`), and when it first did (``at``): the lines behind a debt,
+    derived from the legs by the same trigger."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="ledger_pair_parts", verbose_name=_("club")
+    )
+    unit = models.CharField(_("unit"), max_length=6)
+    scope = models.CharField(_("scope"), max_length=100, blank=True, default=WHOLE_CLUB)
+    low = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    high = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("other player")
+    )
+    kind = models.CharField(_("kind"), max_length=10)  # Kind.POSTING or Kind.CARRY
+    label = models.CharField(_("source"), max_length=200)
+    minor = models.BigIntegerField(_("amount (cents or points)"), default=0)
+    at = models.DateTimeField(_("date"))
+
+    player_merge = {
+        "low": Carry(carry_over="ledger.services.carry_balances"),
+        "high": Carry(carry_over="ledger.services.carry_balances"),
+    }
+
+    class Meta:
+        verbose_name = _("ledger pair's part")
+        verbose_name_plural = _("ledger pairs' parts")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "unit", "scope", "low", "high", "kind", "label"],
+                name="ledger_pair_part_once",
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["club", "unit", "scope", "low", "high", "at"],
+                name="ledger_pair_part_latest",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.low_id}-{self.high_id} {self.label}: {self.minor}"
+
+
 class PaymentStatus(models.TextChoices):
     PENDING = "pending", _("Pending")
     CONFIRMED = "confirmed", _("Confirmed")

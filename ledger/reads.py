@@ -5,18 +5,19 @@ and the people it was with). The writes are ``ledger.services``'."""
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Min, Q, Sum, Value
-from django.db.models.functions import Coalesce, NullIf
+from django.db.models import Count, F, Q, Window
+from django.db.models.functions import RowNumber
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player
+from ledger import pairs as pairs_module
 from ledger import settle
 from ledger.amounts import POINTS, Amount, from_minor
-from ledger.models import WHOLE_CLUB, Entry, Kind, Leg, Payment, Transaction
+from ledger.models import WHOLE_CLUB, Entry, Kind, Leg, PairPart, Payment, Transaction
 from ledger.models import Balance as BalanceRow
 from ledger.sources import Source, describe
 
@@ -65,15 +66,11 @@ class Debt(_InMinor):
     minor: int
     parts: tuple[DebtPart, ...] = ()
     paid_minor: int = 0
+    n_parts: int = 0  # every part behind it, when ``parts`` holds only the latest
 
     @property
     def paid(self) -> Amount:
         return from_minor(self.paid_minor, self.unit)
-
-
-def _legs(club: Club, unit: str, scope: str | None):
-    found = Leg.objects.filter(transaction__club=club, transaction__unit=unit)
-    return found if scope is None else found.filter(transaction__scope=scope)
 
 
 def _players(club: Club, ids) -> dict[int, Player]:
@@ -120,78 +117,6 @@ def balances(*, club: Club, unit: str, scope: str | None = None) -> list[Balance
     return sorted(found, key=lambda b: (-b.minor, b.player.display_name.lower(), b.player.pk))
 
 
-class _Pairs:
-    """Debts between pairs of people, each pair netted: ``owes(a, b)`` is what ``a`` owes
-    ``b`` (negative when ``b`` owes ``a``); ``paid`` what payments cleared, the same way."""
-
-    def __init__(self) -> None:
-        self.owed: dict[tuple[int, int], int] = defaultdict(int)  # (low, high): low owes high
-        self.paid: dict[tuple[int, int], int] = defaultdict(int)
-
-    @staticmethod
-    def _signed(a: int, b: int) -> tuple[tuple[int, int], int]:
-        return ((a, b), 1) if a < b else ((b, a), -1)
-
-    def owes(self, a: int, b: int) -> int:
-        pair, sign = self._signed(a, b)
-        return sign * self.owed.get(pair, 0)
-
-    def add(self, a: int, b: int, minor: int) -> None:
-        """``a`` owes ``b`` ``minor`` more."""
-        pair, sign = self._signed(a, b)
-        self.owed[pair] += sign * minor
-
-    def pay(self, a: int, b: int, minor: int) -> None:
-        """``minor`` of what ``a`` owes ``b`` is paid."""
-        pair, sign = self._signed(a, b)
-        self.owed[pair] -= sign * minor
-        self.paid[pair] += sign * minor
-
-    def _path(self, start: int, goal: int) -> list[tuple[int, int]]:
-        """A shortest chain of debts ``start`` owes ... owes ``goal`` (by ids, so always the
-        same), or none."""
-        follows: dict[int, list[int]] = defaultdict(list)
-        for (low, high), minor in sorted(self.owed.items()):
-            if minor > 0:
-                follows[low].append(high)
-            elif minor < 0:
-                follows[high].append(low)
-        came_from = {start: start}
-        queue = deque([start])
-        while queue:
-            here = queue.popleft()
-            if here == goal:
-                path = []
-                while here != start:
-                    path.append((came_from[here], here))
-                    here = came_from[here]
-                return path[::-1]
-            for there in follows[here]:
-                if there not in came_from:
-                    came_from[there] = here
-                    queue.append(there)
-        return []
-
-    def settle(self, payer: int, payee: int, minor: int) -> None:
-        """A payment: first what the payer owes the payee; the rest clears chains of debts
-        from the payer to the payee (as a settle-up plan's payments do: the payer pays the
-        payee what the payer owes a third person who owes the payee); what is still left
-        makes the payee owe the payer."""
-        direct = max(0, min(minor, self.owes(payer, payee)))
-        self.pay(payer, payee, direct)
-        rest = minor - direct
-        while rest:
-            path = self._path(payer, payee)
-            if not path:
-                break
-            flow = min([rest, *(self.owes(a, b) for a, b in path)])
-            for a, b in path:
-                self.pay(a, b, flow)
-            rest -= flow
-        if rest:
-            self.pay(payer, payee, rest)
-
-
 def _part_text(label: str, kind: str, sources: dict[str, Source], players: dict[int, Player]):
     if kind == Kind.CARRY:
         number = label.partition(":")[2]
@@ -202,62 +127,26 @@ def _part_text(label: str, kind: str, sources: dict[str, Source], players: dict[
     return (source.text, source.url) if source else (label, None)
 
 
-def net_debts(*, club: Club, unit: str, scope: str | None = None) -> list[Debt]:
+def net_debts(
+    *, club: Club, unit: str, scope: str | None = None, parts: int | None = None
+) -> list[Debt]:
     """Who owes whom: the legs of every posting (``scope``'s, or the whole club's), netted
-    pair by pair, less the payments (club-wide, so only without a scope). A payment clears
-    what the payer owes the payee first, then chains of debts from one to the other
-    (:class:`_Pairs`). A merged guest's legs count as the member's. Each debt comes with the
-    postings behind it, one part per source (a hand's versions and reversal together)."""
-    merged = dict(
-        Player.objects.filter(club=club, merged_into__isnull=False).values_list(
-            "pk", "merged_into_id"
-        )
-    )
-    pairs = _Pairs()
-    parts: dict[tuple[int, int], dict[tuple[str, str], list]] = defaultdict(dict)
-    label = Coalesce(
-        NullIf("transaction__source", Value("")),
-        "transaction__reverses__key",
-        "transaction__key",
-    )
-    rows = (
-        _legs(club, unit, scope)
-        .exclude(transaction__kind=Kind.PAYMENT)
-        .values("debtor", "creditor", "transaction__kind")
-        .annotate(label=label, minor=Sum("amount_minor"), at=Min("transaction__at"))
-        .order_by()
-    )
-    for row in rows:
-        debtor, creditor = (
-            merged.get(row["debtor"], row["debtor"]),
-            merged.get(row["creditor"], row["creditor"]),
-        )
-        if debtor == creditor:
-            continue  # a guest merged into the one they played with
-        pairs.add(debtor, creditor, row["minor"])
-        low, high = sorted((debtor, creditor))
-        kind = Kind.CARRY if row["transaction__kind"] == Kind.CARRY else Kind.POSTING
-        part = parts[(low, high)].setdefault((kind, row["label"]), [0, row["at"]])
-        part[0] += row["minor"] if debtor == low else -row["minor"]  # low owes high
-        part[1] = min(part[1], row["at"])
-    if scope is None:
-        payments = (
-            _legs(club, unit, None)
-            .filter(transaction__kind=Kind.PAYMENT)
-            .values_list("creditor", "debtor", "amount_minor")  # the payer, the payee
-            .order_by("transaction__at", "transaction_id")
-        )
-        for payer, payee, minor in payments:
-            payer, payee = merged.get(payer, payer), merged.get(payee, payee)
-            if payer != payee:
-                pairs.settle(payer, payee, minor)
-    open_pairs = {pair: minor for pair, minor in pairs.owed.items() if minor}
-    labels = {label for pair in open_pairs for (_kind, label) in parts.get(pair, {})}
+    pair by pair, less what payments cleared (club-wide, so only without a scope;
+    ``ledger.pairs`` says how a payment clears chains of debts). A merged guest's legs
+    count as the member's. Each debt comes with the postings behind it, one part per source
+    (a hand's versions and reversal together), oldest first: the latest ``parts`` of them
+    (every one without a limit; ``n_parts`` counts them all). Read from the derived rows
+    (``PairDebt``, ``PairPart``): two queries and the names, whatever the history."""
+    merged = pairs_module.merged_of(club)
+    owed, behind = pairs_module.read(club, unit, scope, merged)
+    open_pairs = {pair: minor for pair, minor in owed.owed.items() if minor}
+    found_parts, counts = _parts_of(club, unit, scope, open_pairs, behind, merged, parts)
+    labels = {label for pair in open_pairs for (_kind, label) in found_parts.get(pair, {})}
     sources = describe(club, labels)
     carried = [
         int(number)
         for pair in open_pairs
-        for kind, label in parts.get(pair, {})
+        for kind, label in found_parts.get(pair, {})
         if kind == Kind.CARRY and (number := label.partition(":")[2]).isdigit()
     ]
     players = _players(club, [pk for pair in open_pairs for pk in pair] + carried)
@@ -266,7 +155,7 @@ def net_debts(*, club: Club, unit: str, scope: str | None = None) -> list[Debt]:
         sign = 1 if minor > 0 else -1  # 1: low owes high
         debtor, creditor = (low, high) if sign > 0 else (high, low)
         found = []
-        for (kind, label), (part_minor, at) in parts.get((low, high), {}).items():
+        for (kind, label), (part_minor, at) in found_parts.get((low, high), {}).items():
             if part_minor:
                 text, url = _part_text(label, kind, sources, players)
                 found.append(DebtPart(label, kind, sign * part_minor, unit, text, url, at))
@@ -278,10 +167,55 @@ def net_debts(*, club: Club, unit: str, scope: str | None = None) -> list[Debt]:
                 unit,
                 sign * minor,
                 tuple(found),
-                sign * pairs.paid.get((low, high), 0),
+                sign * owed.paid.get((low, high), 0),
+                counts.get((low, high), len(found)),
             )
         )
     return sorted(debts, key=lambda d: (-d.minor, d.debtor.display_name.lower(), d.debtor.pk))
+
+
+def _parts_of(club, unit, scope, open_pairs, behind, merged, limit):
+    """The parts behind the open pairs, by pair, then by (kind, label): ``[minor, at]`` in
+    the pair's direction (low owes high); and how many parts each pair has in all. One
+    query of the derived parts: the latest ``limit`` of each row behind a pair."""
+    rows_behind = {row: pair for pair in open_pairs for row in behind[pair]}
+    found: dict[tuple[int, int], dict[tuple[str, str], list]] = defaultdict(dict)
+    counts: dict[tuple[int, int], int] = defaultdict(int)
+    if not rows_behind:
+        return found, counts
+    partition = [F("low"), F("high")]
+    rows = (
+        PairPart.objects.filter(
+            club=club,
+            unit=unit,
+            scope=WHOLE_CLUB if scope is None else scope,
+            low__in={low for low, _high in rows_behind},
+        )
+        .exclude(minor=0)
+        .annotate(
+            n=Window(Count("pk"), partition_by=partition),
+            latest=Window(
+                RowNumber(), partition_by=partition, order_by=[F("at").desc(), F("pk").desc()]
+            ),
+        )
+    )
+    if limit is not None:
+        rows = rows.filter(latest__lte=limit)
+    seen = set()
+    for low, high, kind, label, minor, at, n in rows.values_list(
+        "low_id", "high_id", "kind", "label", "minor", "at", "n"
+    ):
+        pair = rows_behind.get((low, high))
+        if pair is None:
+            continue  # a pair squared, or not behind one
+        if (low, high) not in seen:
+            seen.add((low, high))
+            counts[pair] += n
+        toward = 1 if merged.get(low, low) == pair[0] else -1  # the row's low is the pair's?
+        part = found[pair].setdefault((kind, label), [0, at])
+        part[0] += toward * minor
+        part[1] = min(part[1], at)
+    return found, counts
 
 
 def settle_up_plan(*, club: Club, unit: str, scope: str | None = None) -> list[Debt]:

@@ -52,7 +52,7 @@ from django.utils.translation import gettext as _
 import plumbing.bulk as bulk
 from clubs.access import access_club
 from clubs.models import Club, Player
-from ledger import triggers
+from ledger import pairs, triggers
 from ledger.amounts import (
     MAX_MINOR,
     Amount,
@@ -64,7 +64,18 @@ from ledger.amounts import (
     validate_unit,
 )
 from ledger.legs import give_legs, legs_of_nets
-from ledger.models import Balance, Entry, Erasure, Kind, Leg, Payment, PaymentStatus, Transaction
+from ledger.models import (
+    Balance,
+    Entry,
+    Erasure,
+    Kind,
+    Leg,
+    PairDebt,
+    PairPart,
+    Payment,
+    PaymentStatus,
+    Transaction,
+)
 from ledger.tasks import payment_inbox
 from ledger.webhooks import announce_payment
 from plumbing import public_pages
@@ -726,8 +737,15 @@ def confirm_payment(*, payment: Payment, by) -> Payment:
     locked.transaction = _post(
         club=locked.club,
         unit=locked.unit,
-        # The payee now owes the payer what was paid: it clears the payer's debt.
-        legs={(locked.payee_id, locked.payer_id): locked.amount_minor},
+        # The payee now owes the payer what was paid, or a chain of debts from one to the
+        # other is cleared (``ledger.pairs``): it clears the payer's debt either way.
+        legs=pairs.payment_legs(
+            club=locked.club,
+            unit=locked.unit,
+            payer=locked.payer_id,
+            payee=locked.payee_id,
+            minor=locked.amount_minor,
+        ),
         key=locked.key,
         kind=Kind.PAYMENT,
         source=locked.key,
@@ -773,17 +791,24 @@ def scope_of_session(session_id: int) -> str:
 
 @db_transaction.atomic
 def rebuild_balances(*, club: Club) -> int:
-    """The club's derived balances (``Balance``) made again from its entries, from scratch:
-    what ``recompute_stats`` runs to prove the trigger's running sums, and the repair when
+    """The club's derived balances (``Balance``) and who owes whom (``PairDebt``,
+    ``PairPart``) made again from its entries and legs, from scratch: what
+    ``recompute_stats`` runs to prove the triggers' running sums, and the repair when
     ``ledger_check`` finds them apart. Returns the rows written."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # A posting meanwhile waits for this to commit, then adds itself to the new rows.
-            cursor.execute("LOCK TABLE ledger_balance IN EXCLUSIVE MODE")
+            cursor.execute(
+                "LOCK TABLE ledger_balance, ledger_pairdebt, ledger_pairpart IN EXCLUSIVE MODE"
+            )
         Balance.objects.filter(club=club).delete()
+        PairDebt.objects.filter(club=club).delete()
+        PairPart.objects.filter(club=club).delete()
         cursor.execute(triggers.balances_of_club_sql(), [club.pk, club.pk])
+        for statement in triggers.pairs_of_club_sql(connection.vendor):
+            cursor.execute(statement, [club.pk, club.pk])
     public_pages.changed(club.pk, AREA)
-    return Balance.objects.filter(club=club).count()
+    return sum(model.objects.filter(club=club).count() for model in (Balance, PairDebt, PairPart))
 
 
 @db_transaction.atomic
@@ -797,7 +822,8 @@ def erase_club_ledger(*, club: Club, by=None) -> Erasure:
     payments, _ = Payment.objects.filter(club=club).delete()
     Leg.objects.filter(transaction__club=club).delete()
     Entry.objects.filter(transaction__club=club).delete()
-    Balance.objects.filter(club=club).delete()  # derived from the entries, gone with them
+    for derived in (Balance, PairDebt, PairPart):  # derived from the entries and legs
+        derived.objects.filter(club=club).delete()
     reversals, _ = Transaction.objects.filter(club=club, reverses__isnull=False).delete()
     others, _ = Transaction.objects.filter(club=club).delete()
     erasure.transactions, erasure.payments = reversals + others, payments

@@ -220,6 +220,70 @@ def _entry_balances() -> Trigger:
     )
 
 
+# What a leg adds to who owes whom (``ledger.models.PairDebt`` and ``PairPart``): for the
+# whole club (scope '') and, for a scoped transaction, its scope; signed so that positive is
+# what the lower id owes the higher. A payment's legs go to ``paid_minor`` (and to no part),
+# every other leg to ``posted_minor`` and to its source's part. In the rows' order, as the
+# balances, so that two postings lock the rows they share in the same order. ``least`` and
+# ``greatest`` are the database's two-argument minimum and maximum.
+def _pair_moves(legs: str, least: str, greatest: str) -> str:
+    signed = "CASE WHEN l.debtor_id < l.creditor_id THEN l.amount_minor ELSE -l.amount_minor END"
+    label = "COALESCE(NULLIF(t.source, ''), r.key, t.key)"
+    kind = "CASE WHEN t.kind = 'carry' THEN 'carry' ELSE 'posting' END"
+    select = f"""SELECT t.club_id, t.unit, {{scope}} AS scope,
+                {least}(l.debtor_id, l.creditor_id) AS low_id,
+                {greatest}(l.debtor_id, l.creditor_id) AS high_id,
+                t.kind = 'payment' AS paying, {kind} AS part_kind, {label} AS label,
+                {signed} AS minor, t.at
+            FROM {legs} l JOIN ledger_transaction t ON t.id = l.transaction_id
+            LEFT JOIN ledger_transaction r ON r.id = t.reverses_id"""
+    return f"""{select.format(scope="''")}
+        UNION ALL
+        {select.format(scope="t.scope")} WHERE t.scope <> ''"""
+
+
+def _pairs_added(legs: str, least: str = "LEAST", greatest: str = "GREATEST") -> str:
+    moves = _pair_moves(legs, least, greatest)
+    return f"""
+        INSERT INTO ledger_pairdebt (club_id, unit, scope, low_id, high_id, posted_minor,
+                                     paid_minor)
+        SELECT club_id, unit, scope, low_id, high_id,
+               SUM(CASE WHEN paying THEN 0 ELSE minor END),
+               SUM(CASE WHEN paying THEN -minor ELSE 0 END)
+        FROM ({moves}) moves
+        WHERE true
+        GROUP BY club_id, unit, scope, low_id, high_id
+        ORDER BY club_id, unit, scope, low_id, high_id
+        ON CONFLICT (club_id, unit, scope, low_id, high_id)
+            DO UPDATE SET posted_minor = ledger_pairdebt.posted_minor + EXCLUDED.posted_minor,
+                          paid_minor = ledger_pairdebt.paid_minor + EXCLUDED.paid_minor;
+        INSERT INTO ledger_pairpart (club_id, unit, scope, low_id, high_id, kind, label, minor,
+                                     at)
+        SELECT club_id, unit, scope, low_id, high_id, part_kind, label, SUM(minor), MIN(at)
+        FROM ({moves}) moves
+        WHERE NOT paying
+        GROUP BY club_id, unit, scope, low_id, high_id, part_kind, label
+        ORDER BY club_id, unit, scope, low_id, high_id, part_kind, label
+        ON CONFLICT (club_id, unit, scope, low_id, high_id, kind, label)
+            DO UPDATE SET minor = ledger_pairpart.minor + EXCLUDED.minor,
+                          at = {least}(ledger_pairpart.at, EXCLUDED.at)"""
+
+
+def _leg_pairs() -> Trigger:
+    """Once per INSERT (or COPY) of legs, after it: the pairs and parts they change."""
+    return Trigger(
+        name="ledger_leg_pairs",
+        operation=pgtrigger.Insert,
+        when=pgtrigger.After,
+        level=pgtrigger.Statement,
+        referencing=pgtrigger.Referencing(new="inserted"),
+        func=f"""
+                {_pairs_added("inserted")};
+                RETURN NULL;
+            """,
+    )
+
+
 def postgres_entry_triggers() -> list[Trigger]:
     return [
         _entry_balances(),
@@ -336,6 +400,7 @@ def _transaction_balanced() -> Trigger:
 
 def postgres_leg_triggers() -> list[Trigger]:
     return [
+        _leg_pairs(),
         _append_only("ledger_leg_append_only", "ledger legs", _ERASING_LEG),
         # Once per statement, as for the entries: no leg beyond the announced ones, nor
         # for a transaction this database transaction cannot see. (A transaction posted
@@ -390,7 +455,7 @@ POSTGRES_TRIGGERS = {
         "ledger_entry_not_beyond",
         "ledger_entry_balances",
     ],
-    "ledger_leg": ["ledger_leg_append_only", "ledger_leg_not_beyond"],
+    "ledger_leg": ["ledger_leg_append_only", "ledger_leg_not_beyond", "ledger_leg_pairs"],
     "ledger_transaction": ["ledger_transaction_append_only", "ledger_transaction_balanced"],
     "ledger_erasure": ["ledger_erasure_kept"],
     "ledger_checkrun": ["ledger_checkrun_append_only"],
@@ -444,6 +509,8 @@ _ERASURE_BY_GONE = """(NEW.by_id IS NULL AND NEW.id IS OLD.id AND NEW.club_id IS
 # The entry a row trigger is about, as a table of one row.
 _THE_NEW_ENTRY = """(SELECT NEW.transaction_id AS transaction_id, NEW.player_id AS player_id,
     NEW.amount_minor AS amount_minor)"""
+_THE_NEW_LEG = """(SELECT NEW.transaction_id AS transaction_id, NEW.debtor_id AS debtor_id,
+    NEW.creditor_id AS creditor_id, NEW.amount_minor AS amount_minor)"""
 
 SQLITE_TRIGGERS = {
     "ledger_entry_no_update": """
@@ -464,6 +531,10 @@ SQLITE_TRIGGERS = {
     "ledger_entry_balances": f"""
         CREATE TRIGGER ledger_entry_balances AFTER INSERT ON ledger_entry
         BEGIN {_balances_added(_THE_NEW_ENTRY)}; END""",
+    # Who owes whom (``ledger.models.PairDebt``, ``PairPart``), leg by leg.
+    "ledger_leg_pairs": f"""
+        CREATE TRIGGER ledger_leg_pairs AFTER INSERT ON ledger_leg
+        BEGIN {_pairs_added(_THE_NEW_LEG, "MIN", "MAX")}; END""",
     "ledger_leg_no_update": """
         CREATE TRIGGER ledger_leg_no_update BEFORE UPDATE ON ledger_leg
         BEGIN SELECT RAISE(ABORT, 'ledger legs are append-only: UPDATE refused'); END""",
@@ -512,6 +583,31 @@ def fill_balances(apps, schema_editor) -> None:
     schema_editor.execute(_balances_added("ledger_entry"))
 
 
+def fill_pairs(apps, schema_editor) -> None:
+    """Who owes whom from every leg posted before it was kept (a migration's RunPython)."""
+    vendor = schema_editor.connection.vendor
+    least, greatest = ("LEAST", "GREATEST") if vendor == "postgresql" else ("MIN", "MAX")
+    for statement in _pairs_added("ledger_leg", least, greatest).split(";"):
+        schema_editor.execute(statement)
+
+
+def drop_sqlite_pairs(apps, schema_editor) -> None:
+    """Back before the derived pairs: their SQLite trigger goes before their tables."""
+    if schema_editor.connection.vendor == "sqlite":
+        schema_editor.execute("DROP TRIGGER IF EXISTS ledger_leg_pairs")
+
+
+def pairs_of_club_sql(vendor: str) -> list[str]:
+    """The two statements that add up one club's legs (the parameter of each: its id, twice,
+    as the legs are read twice) into its derived pairs and parts, which must be empty
+    (``services.rebuild_balances``)."""
+    least, greatest = ("LEAST", "GREATEST") if vendor == "postgresql" else ("MIN", "MAX")
+    legs = """(SELECT l.transaction_id, l.debtor_id, l.creditor_id, l.amount_minor
+            FROM ledger_leg l JOIN ledger_transaction x ON x.id = l.transaction_id
+            WHERE x.club_id = %s)"""
+    return _pairs_added(legs, least, greatest).split(";")
+
+
 def drop_sqlite_balances(apps, schema_editor) -> None:
     """Back before the derived balances (the reverse of their migration): their SQLite
     trigger goes before their table."""
@@ -531,7 +627,7 @@ def balances_of_club_sql() -> str:
 
 # The triggers that write a table a migration made later than the first triggers: an earlier
 # migration's install leaves them out until their table is there.
-SQLITE_NEEDS = {"ledger_entry_balances": "ledger_balance"}
+SQLITE_NEEDS = {"ledger_entry_balances": "ledger_balance", "ledger_leg_pairs": "ledger_pairdebt"}
 
 
 def install_sqlite(apps, schema_editor) -> None:

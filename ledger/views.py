@@ -96,7 +96,7 @@ def _ledger_rows(club, unit: str, scope: str | None, session: int | None) -> dic
         "pending": list(club.ledger_payments.pending().select_related("payer", "payee")),
         "plan": ledger_reads.settle_up_plan(**where),
         "balances": ledger_reads.balances(**where),
-        "debts": ledger_reads.net_debts(**where),
+        "debts": ledger_reads.net_debts(**where, parts=DEBT_PARTS),
         "session_source": _session_source(club, scope, session),
         "players": [(p.pk, str(p)) for p in club.players.active()],
     }
@@ -158,8 +158,8 @@ def club_ledger(request, access):
             "debts": [
                 {
                     "debt": debt,
-                    "parts": debt.parts[-DEBT_PARTS:],
-                    "earlier": max(0, len(debt.parts) - DEBT_PARTS),
+                    "parts": debt.parts,
+                    "earlier": max(0, debt.n_parts - len(debt.parts)),
                     "may_record": services.may_record_payment(access, debt.debtor, request.user),
                     "pending_minor": _pending_minor(waiting, debt),
                 }

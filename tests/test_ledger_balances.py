@@ -87,6 +87,6 @@ def test_ledger_check_finds_a_derived_row_apart_and_recompute_stats_makes_it_aga
     assert f"derived balance of player {p['mia'].pk}" in problems and "None kept, -4" in problems
     out = StringIO()
     call_command("recompute_stats", club=club.slug, stdout=out)
-    assert f"{club.slug}: ledger balances: 4 rows" in out.getvalue()
+    assert f"{club.slug}: ledger balances and pairs: 8 rows" in out.getvalue()  # 4 + 2 + 2
     assert check.run().ok, check.run().problems
     assert kept(club, "points", "session:3") == {p["ada"].pk: 4, p["mia"].pk: -4}

@@ -19,4 +19,4 @@ class Command(ClubCommand):
                 result = game.rebuild(found.pk)
                 self.stdout.write(f"{found.slug}: {game.rebuild.__module__}: {result}")
             rows = ledger.rebuild_balances(club=found)
-            self.stdout.write(f"{found.slug}: ledger balances: {rows} rows")
+            self.stdout.write(f"{found.slug}: ledger balances and pairs: {rows} rows")
