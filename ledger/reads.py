@@ -9,7 +9,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, F, Q, Window
+from django.db import connection
+from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils.translation import gettext as _
 
@@ -66,7 +67,7 @@ class Debt(_InMinor):
     minor: int
     parts: tuple[DebtPart, ...] = ()
     paid_minor: int = 0
-    n_parts: int = 0  # every part behind it, when ``parts`` holds only the latest
+    earlier: bool = False  # more parts behind it than the latest ``parts`` holds
 
     @property
     def paid(self) -> Amount:
@@ -135,12 +136,13 @@ def net_debts(
     ``ledger.pairs`` says how a payment clears chains of debts). A merged guest's legs
     count as the member's. Each debt comes with the postings behind it, one part per source
     (a hand's versions and reversal together), oldest first: the latest ``parts`` of them
-    (every one without a limit; ``n_parts`` counts them all). Read from the derived rows
-    (``PairDebt``, ``PairPart``): two queries and the names, whatever the history."""
+    (every one without a limit; ``earlier`` says there are more). Read from the derived
+    rows (``PairDebt``, ``PairPart``): two queries and the names; with a limit, in a time
+    that does not grow with the history."""
     merged = pairs_module.merged_of(club)
     owed, behind = pairs_module.read(club, unit, scope, merged)
     open_pairs = {pair: minor for pair, minor in owed.owed.items() if minor}
-    found_parts, counts = _parts_of(club, unit, scope, open_pairs, behind, merged, parts)
+    found_parts, more = _parts_of(club, unit, scope, open_pairs, behind, merged, parts)
     labels = {label for pair in open_pairs for (_kind, label) in found_parts.get(pair, {})}
     sources = describe(club, labels)
     carried = [
@@ -168,7 +170,7 @@ def net_debts(
                 sign * minor,
                 tuple(found),
                 sign * owed.paid.get((low, high), 0),
-                counts.get((low, high), len(found)),
+                (low, high) in more,
             )
         )
     return sorted(debts, key=lambda d: (-d.minor, d.debtor.display_name.lower(), d.debtor.pk))
@@ -176,46 +178,75 @@ def net_debts(
 
 def _parts_of(club, unit, scope, open_pairs, behind, merged, limit):
     """The parts behind the open pairs, by pair, then by (kind, label): ``[minor, at]`` in
-    the pair's direction (low owes high); and how many parts each pair has in all. One
-    query of the derived parts: the latest ``limit`` of each row behind a pair."""
+    the pair's direction (low owes high); and the pairs with more parts than ``limit`` (the
+    latest ``limit`` are kept). One query of the derived parts: on PostgreSQL the latest of
+    each row behind a pair through its index (a lateral join), elsewhere a window."""
     rows_behind = {row: pair for pair in open_pairs for row in behind[pair]}
     found: dict[tuple[int, int], dict[tuple[str, str], list]] = defaultdict(dict)
-    counts: dict[tuple[int, int], int] = defaultdict(int)
+    more: set[tuple[int, int]] = set()
     if not rows_behind:
-        return found, counts
-    partition = [F("low"), F("high")]
-    rows = (
-        PairPart.objects.filter(
-            club=club,
-            unit=unit,
-            scope=WHOLE_CLUB if scope is None else scope,
-            low__in={low for low, _high in rows_behind},
+        return found, more
+    where = {"club": club, "unit": unit, "scope": WHOLE_CLUB if scope is None else scope}
+    fields = ("low_id", "high_id", "kind", "label", "minor", "at")
+    if limit is None:
+        rows = PairPart.objects.filter(
+            **where, low__in={low for low, _high in rows_behind}
+        ).exclude(minor=0)
+        read = rows.values_list(*fields).order_by("at", "pk")
+    elif connection.vendor == "postgresql":
+        read = _latest_parts_lateral(where, list(rows_behind), limit + 1)
+    else:
+        partition = [F("low"), F("high")]
+        latest = Window(
+            RowNumber(), partition_by=partition, order_by=[F("at").desc(), F("pk").desc()]
         )
-        .exclude(minor=0)
-        .annotate(
-            n=Window(Count("pk"), partition_by=partition),
-            latest=Window(
-                RowNumber(), partition_by=partition, order_by=[F("at").desc(), F("pk").desc()]
-            ),
+        rows = (
+            PairPart.objects.filter(**where, low__in={low for low, _high in rows_behind})
+            .exclude(minor=0)
+            .annotate(latest=latest)
+            .filter(latest__lte=limit + 1)
         )
-    )
-    if limit is not None:
-        rows = rows.filter(latest__lte=limit)
-    seen = set()
-    for low, high, kind, label, minor, at, n in rows.values_list(
-        "low_id", "high_id", "kind", "label", "minor", "at", "n"
-    ):
+        read = rows.values_list(*fields).order_by("low_id", "high_id", "-at", "-pk")
+    taken: dict[tuple[int, int], int] = defaultdict(int)
+    for low, high, kind, label, minor, at in read:
         pair = rows_behind.get((low, high))
         if pair is None:
             continue  # a pair squared, or not behind one
-        if (low, high) not in seen:
-            seen.add((low, high))
-            counts[pair] += n
+        taken[(low, high)] += 1
+        if limit is not None and taken[(low, high)] > limit:
+            more.add(pair)  # the one beyond the latest: there are earlier parts
+            continue
         toward = 1 if merged.get(low, low) == pair[0] else -1  # the row's low is the pair's?
         part = found[pair].setdefault((kind, label), [0, at])
         part[0] += toward * minor
         part[1] = min(part[1], at)
-    return found, counts
+    return found, more
+
+
+def _latest_parts_lateral(where, rows: list[tuple[int, int]], limit: int):
+    """The latest ``limit`` nonzero parts of each (low, high) row, newest first, through
+    the parts' index: the cost of what is shown, whatever each pair's history."""
+    sql = """
+        SELECT p.low_id, p.high_id, p.kind, p.label, p.minor, p.at
+        FROM unnest(%s::bigint[], %s::bigint[]) AS pr(low, high)
+        CROSS JOIN LATERAL (
+            SELECT low_id, high_id, kind, label, minor, at, id FROM ledger_pairpart
+            WHERE club_id = %s AND unit = %s AND scope = %s
+              AND low_id = pr.low AND high_id = pr.high AND minor <> 0
+            ORDER BY at DESC, id DESC LIMIT %s
+        ) p
+        ORDER BY p.low_id, p.high_id, p.at DESC, p.id DESC"""
+    params = [
+        [low for low, _high in rows],
+        [high for _low, high in rows],
+        where["club"].pk,
+        where["unit"],
+        where["scope"],
+        limit,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def settle_up_plan(*, club: Club, unit: str, scope: str | None = None) -> list[Debt]:

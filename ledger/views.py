@@ -159,7 +159,7 @@ def club_ledger(request, access):
                 {
                     "debt": debt,
                     "parts": debt.parts,
-                    "earlier": max(0, debt.n_parts - len(debt.parts)),
+                    "earlier": debt.earlier,
                     "may_record": services.may_record_payment(access, debt.debtor, request.user),
                     "pending_minor": _pending_minor(waiting, debt),
                 }

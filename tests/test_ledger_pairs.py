@@ -80,10 +80,12 @@ def test_who_owes_whom_costs_the_same_queries_whatever_the_history(people):
     assert queries() == few
     debts = {d.debtor.pk: d for d in ledger_reads.net_debts(club=club, unit="points", parts=5)}
     sam = debts[p["sam"].pk]
-    assert (sam.minor, sam.n_parts, len(sam.parts)) == (200, 200, 5)
+    assert (sam.minor, sam.earlier, len(sam.parts)) == (200, True, 5)
     assert [part.label for part in sam.parts] == [f"x:{n}" for n in range(195, 200)]
+    assert not debts[p["mia"].pk].earlier
     every = ledger_reads.net_debts(club=club, unit="points")
     assert max(len(d.parts) for d in every) == 200  # the API's: every part
+    assert not any(d.earlier for d in every)
 
 
 def test_a_scope_has_its_own_pairs_without_the_payments(people):
