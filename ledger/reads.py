@@ -259,8 +259,10 @@ def settle_up_plan(*, club: Club, unit: str, scope: str | None = None) -> list[D
 
 
 def units_of(club: Club) -> list[str]:
-    """The units a club's ledger uses, the club's currency and points first."""
-    used = set(Transaction.objects.filter(club=club).values_list("unit", flat=True).distinct())
+    """The units a club's ledger uses, the club's currency and points first: those of its
+    derived balances (a row per person and unit, whatever the history) and its payments."""
+    balances = BalanceRow.objects.filter(club=club, scope=WHOLE_CLUB)
+    used = set(balances.values_list("unit", flat=True).distinct())
     used |= set(Payment.objects.filter(club=club).values_list("unit", flat=True).distinct())
     first = [club.currency, POINTS]
     return first + sorted(used - set(first))
