@@ -35,6 +35,7 @@ from django.db import connection
 from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 
 from ledger import triggers
+from ledger.amounts import nets_of
 from ledger.models import (
     WHOLE_CLUB,
     Balance,
@@ -186,14 +187,6 @@ def _reversals_negate(result: Result) -> None:
             result.add(f"transaction {key} does not exactly reverse {original_key}")
 
 
-def _nets(legs: set[tuple[int, int, int]]) -> dict[int, int]:
-    nets: dict[int, int] = defaultdict(int)
-    for debtor, creditor, minor in legs:
-        nets[creditor] += minor
-        nets[debtor] -= minor
-    return {pk: minor for pk, minor in nets.items() if minor}
-
-
 def _payments_match(result: Result) -> None:
     confirmed = list(
         Payment.objects.filter(status=PaymentStatus.CONFIRMED).values_list(
@@ -208,7 +201,10 @@ def _payments_match(result: Result) -> None:
     for pk, payer, payee, minor, unit, _club, tx_id in confirmed:
         if (
             entries.get(tx_id) != {payer: minor, payee: -minor}
-            or (tx_id in legs and _nets(legs[tx_id]) != {payer: minor, payee: -minor})
+            or (
+                tx_id in legs
+                and nets_of({(d, c): m for d, c, m in legs[tx_id]}) != {payer: minor, payee: -minor}
+            )
             or units.get(tx_id) != unit
         ):
             result.add(f"payment {pk} does not match its transaction")

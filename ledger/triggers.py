@@ -583,10 +583,14 @@ def fill_balances(apps, schema_editor) -> None:
     schema_editor.execute(_balances_added("ledger_entry"))
 
 
+def _least_greatest(vendor: str) -> tuple[str, str]:
+    """The database's two-argument minimum and maximum."""
+    return ("LEAST", "GREATEST") if vendor == "postgresql" else ("MIN", "MAX")
+
+
 def fill_pairs(apps, schema_editor) -> None:
     """Who owes whom from every leg posted before it was kept (a migration's RunPython)."""
-    vendor = schema_editor.connection.vendor
-    least, greatest = ("LEAST", "GREATEST") if vendor == "postgresql" else ("MIN", "MAX")
+    least, greatest = _least_greatest(schema_editor.connection.vendor)
     for statement in _pairs_added("ledger_leg", least, greatest).split(";"):
         schema_editor.execute(statement)
 
@@ -601,7 +605,7 @@ def pairs_of_club_sql(vendor: str) -> list[str]:
     """The two statements that add up one club's legs (the parameter of each: its id, twice,
     as the legs are read twice) into its derived pairs and parts, which must be empty
     (``services.rebuild_balances``)."""
-    least, greatest = ("LEAST", "GREATEST") if vendor == "postgresql" else ("MIN", "MAX")
+    least, greatest = _least_greatest(vendor)
     legs = """(SELECT l.transaction_id, l.debtor_id, l.creditor_id, l.amount_minor
             FROM ledger_leg l JOIN ledger_transaction x ON x.id = l.transaction_id
             WHERE x.club_id = %s)"""
