@@ -38,7 +38,7 @@ T0 = datetime(2025, 3, 7, 20, 30, tzinfo=UTC)
 HAS_DATA: set[int] = set()
 
 
-def sputo_board(club, *, season=None, min_games=0):
+def sputo_board(club, *, season=None, min_games=0, shown=None):  # every row: the page cuts
     if club.pk not in HAS_DATA:
         return None
     rows = [
@@ -60,7 +60,7 @@ def sputo_board(club, *, season=None, min_games=0):
     )
 
 
-def singapore_board(club, *, season=None, min_games=0):
+def singapore_board(club, *, season=None, min_games=0, shown=None):
     if club.pk not in HAS_DATA:
         return None
     return Leaderboard(

@@ -6,7 +6,7 @@ money, Sputo matches in knockout tournaments; and it corrects and voids any of t
 step commits as on a server, so its tasks run (``django_capture_on_commit_callbacks``):
 the new results go through the deltas, the corrections, voids and late games through the
 replays. At the end every derived row (Spazz'u'mazz statistics, head to head, titles and
-ratings; Sputo ratings and final places; Singapore statistics) equals what ``manage.py
+ratings; Sputo ratings, final places and tallies; Singapore statistics) equals what ``manage.py
 recompute_stats`` builds from scratch, and the ledger's check finds nothing wrong.
 """
 
@@ -26,7 +26,7 @@ from matches.boards.models import PlayerRating, RatingChange
 from matches.results import steps
 from matches.singapore.models import SingaporeStats
 from matches.spazzumazz.services import record_spazzumazz_game
-from matches.sputo.models import Entrant, TournamentMatch
+from matches.sputo.models import Entrant, SputoTally, TournamentMatch
 from tests.singapore_helpers import next_names, open_table, play
 from tests.sputo_world import drawn, win
 from tests.test_spazzumazz_stats import snapshot as spazzumazz_rows
@@ -53,6 +53,10 @@ def derived(club) -> dict:
             Entrant.objects.filter(tournament__club=club).values_list(
                 "tournament_id", "player_id", "place"
             )
+        ),
+        "sputo_tally": rows(
+            SputoTally.objects.exclude(matches=0, tournaments_won=0),
+            *("season_id", "player_id", "matches", "won", "tournaments_won"),
         ),
         "sputo_now": rows(
             PlayerRating.objects.filter(game="sputo"),

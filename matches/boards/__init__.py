@@ -7,14 +7,18 @@ Each game provides functions with these signatures and declares them in its ``Ga
 (no data) shows no section. The three signatures are stable:
 
 ``Game.leaderboard``
-    ``leaderboard(club, *, season=None, min_games=None) -> Leaderboard | None``. ``season``
-    is one of the club's ``Season`` objects, or None for all time. The provider applies
+    ``leaderboard(club, *, season=None, min_games=None, shown=None) -> Leaderboard | None``.
+    ``season`` is one of the club's ``Season`` objects, or None for all time. The provider applies
     ``min_games`` itself (rows with fewer games in ``min_games_key`` left out; None, the
     page's default: the game's house rule, Spazz'u'mazz's ``idiot_min_games``, 0 for a game
     without one), says in ``Leaderboard.min_games`` which minimum it applied, and returns
-    None when no row is left: the section is not shown. The page sorts the rows
-    (``Leaderboard.sorted_rows``) by any sortable column the visitor picks. It reads
-    precomputed rows in a constant number of queries, whatever the number of players.
+    None when no row is left: the section is not shown. It reads precomputed rows in a
+    constant number of queries. Without ``shown`` it returns every row, which the API sorts
+    (``Leaderboard.sorted_rows``) by any sortable column asked for; the page passes
+    ``shown=Shown(sort, descending, limit)`` and the provider sorts and cuts in the
+    database (:func:`top`), so that the page costs the rows it shows whatever the number of
+    players: ``Leaderboard.total`` then says how many rows there are in all (a provider
+    that leaves ``total`` None has returned every row, which the page sorts and cuts).
     Served too as ``GET /api/v1/clubs/{slug}/leaderboards/{game}/``. The game declares the
     board's columns as ``Game.columns`` (the API documents their keys as the values of
     ``ordering``: :func:`leaderboard_columns`).
@@ -57,6 +61,7 @@ from datetime import time as time_of_day
 from decimal import Decimal
 from typing import Literal
 
+from django.db.models import Count, F, Window
 from django.utils import timezone
 
 import plumbing.public_pages as public_pages
@@ -88,6 +93,8 @@ class Leaderboard:
     unit: str = ""  # the currency of "money" columns, if any
     note: str = ""  # one sentence shown above the table (translated), if any
     min_games: int = 0  # the minimum of games the provider applied
+    # With ``shown``: the rows are sorted and cut (``top``), and ``total`` counts them all.
+    total: int | None = None
 
     def sorted_rows(self, key: str | None = None, *, descending: bool | None = None) -> list[dict]:
         key = key if key in {c.key for c in self.columns if c.sortable} else self.default_sort
@@ -102,6 +109,33 @@ class Leaderboard:
         present = [r for r in self.rows if r.get(key) is not None]
         missing = [r for r in self.rows if r.get(key) is None]
         return sorted(present, key=value, reverse=reverse) + missing
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a page shows of a board: sorted by the column ``sort`` (the board's default if
+    it is not one of its sortable columns), highest first unless ``descending`` is False
+    (None: the board's own direction), the first ``limit`` rows (None: all)."""
+
+    sort: str | None = None
+    descending: bool | None = None
+    limit: int | None = None
+
+
+def top(rows, shown: Shown | None, *, columns: list[Column], default_sort: str, descending=True):
+    """``rows`` (a queryset of dicts, in the provider's own order, with a field for each
+    sortable column) sorted and cut by the database as ``shown`` says, and how many rows
+    there are in all (None without ``shown``: the rows as they are, every one). Empty
+    values come last either way, as ``Leaderboard.sorted_rows`` puts them."""
+    if shown is None:
+        return list(rows), None
+    key = shown.sort if shown.sort in {c.key for c in columns if c.sortable} else default_sort
+    reverse = descending if shown.descending is None else shown.descending
+    order = F(key).desc(nulls_last=True) if reverse else F(key).asc(nulls_last=True)
+    # How many rows in all, counted by the database over the whole result before the cut.
+    ordered = rows.annotate(rows_in_all=Window(Count("*"))).order_by(order, *rows.query.order_by)
+    found = list(ordered if shown.limit is None else ordered[: shown.limit])
+    return found, (found[0]["rows_in_all"] if found else 0)
 
 
 @dataclass

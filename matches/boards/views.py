@@ -11,6 +11,7 @@ ones without are all the public ever gets.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, timedelta
 
 from django.core.cache import cache
@@ -73,6 +74,35 @@ def _cached(key: str, build) -> str:
     return mark_safe(found)  # noqa: S308 - rendered by our templates, escaped there
 
 
+def _money_columns(game: str) -> set[str]:
+    return {c.key for c in boards.leaderboard_columns(game) if c.kind == "money"}
+
+
+def _board_section(game, provider, club, season, shown, money: bool, chosen: dict):
+    """One game's section of the leaderboards page (None: the game has no board), its rows
+    sorted and cut by the database (the page costs the rows it shows)."""
+    if not money and shown.sort in _money_columns(game):
+        shown = replace(shown, sort=None)  # not a column this reader sees: the board's order
+    board = provider(club, season=season, shown=shown, **chosen)
+    if board is None:
+        return None
+    if not money:
+        board = boards.without_money(board)
+    rows, total = board.rows, board.total
+    if total is None:  # a provider that returned every row: sorted and cut here
+        everything = board.sorted_rows(shown.sort, descending=shown.descending)
+        rows, total = everything[: shown.limit], len(everything)
+    current = shown.sort if shown.sort in {c.key for c in board.columns if c.sortable} else None
+    return {
+        "board": board,
+        "rows": rows,
+        "hidden": total - len(rows),
+        "sorted_by": current or board.default_sort,
+        "descending": (shown.descending if current else board.descending),
+        "provisional": any(row.get("provisional") for row in rows),
+    }
+
+
 @public_page(boards.BOARDS)
 @member_page(boards.BOARDS)
 @club_page()
@@ -99,30 +129,18 @@ def leaderboards(request, access):
     )
 
     def build() -> str:
+        sorted_game, _dot, column = sort.partition(".")
         sections = []
         for game, provider in boards.leaderboard_providers().items():
-            board = provider(club, season=season, **chosen)
-            if board is None:
-                continue
-            if not money:
-                board = boards.without_money(board)
-            sorted_game, _dot, column = sort.partition(".")
             mine = sorted_game == game
-            key = column if mine else None
-            rows = board.sorted_rows(key, descending=descending if mine else None)
-            current = key if key in {c.key for c in board.columns if c.sortable} else None
-            shown = rows if everyone == game else rows[:BOARD_ROWS]
-            sections.append(
-                {
-                    "board": board,
-                    "rows": shown,
-                    "hidden": len(rows) - len(shown),
-                    "sorted_by": current or board.default_sort,
-                    "descending": (descending if current else board.descending),
-                    "provisional": any(row.get("provisional") for row in shown),
-                    "house_minimum": min_games is None,
-                }
+            shown = boards.Shown(
+                sort=column if mine else None,
+                descending=descending if mine else None,
+                limit=None if everyone == game else BOARD_ROWS,
             )
+            section = _board_section(game, provider, club, season, shown, money, chosen)
+            if section is not None:
+                sections.append({**section, "house_minimum": min_games is None})
         return render_to_string(
             "matches/leaderboard_sections.html",
             {

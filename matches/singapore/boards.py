@@ -12,7 +12,7 @@ from django.db.models import Max, Q, Sum
 from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from matches.boards import Column, Leaderboard, PlayerSection, ReportSection
+from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, Shown, top
 from matches.boards.charts import player_chart
 from matches.singapore.models import Hand, SingaporeStats, TableSession
 from matches.singapore.sheet import build_sheet
@@ -58,23 +58,28 @@ def totals(club, *, season=None):
     )
 
 
-def leaderboard(club, *, season=None, min_games: int | None = None) -> Leaderboard | None:
-    """``LEADERBOARDS["singapore"]``: ``min_games`` counts hands (no house rule sets one:
-    None is 0)."""
+def leaderboard(
+    club, *, season=None, min_games: int | None = None, shown: Shown | None = None
+) -> Leaderboard | None:
+    """``LEADERBOARDS["singapore"]``: one query. ``min_games`` counts hands (no house rule
+    sets one: None is 0)."""
     min_games = min_games or 0
-    rows = []
-    for row in totals(club, season=season):
-        if row["hands_played"] < min_games:
-            continue
-        rows.append(
-            {
-                "player": row["player"],
-                "name": row["player__display_name"],
-                **{name: row[name] for name in SUMMED if name != "net_money"},
-                "net_money": Decimal(row["net_money"] or 0).quantize(Decimal("0.01")),
-                "biggest_hand": row["biggest_hand"],
-            }
-        )
+    found, total = top(
+        totals(club, season=season).filter(hands_played__gte=min_games),
+        shown,
+        columns=COLUMNS,
+        default_sort="net_points",
+    )
+    rows = [
+        {
+            "player": row["player"],
+            "name": row["player__display_name"],
+            **{name: row[name] for name in SUMMED if name != "net_money"},
+            "net_money": Decimal(row["net_money"] or 0).quantize(Decimal("0.01")),
+            "biggest_hand": row["biggest_hand"],
+        }
+        for row in found
+    ]
     if not rows:
         return None
     return Leaderboard(
@@ -86,6 +91,7 @@ def leaderboard(club, *, season=None, min_games: int | None = None) -> Leaderboa
         min_games=min_games,
         min_games_key="hands_played",
         unit=club.currency,
+        total=total,
     )
 
 

@@ -6,7 +6,18 @@ API shares with them (the idiot statistics and the game's name). All read precom
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.db.models import Case, Count, F, Prefetch, RowRange, Sum, When, Window
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    OuterRef,
+    Prefetch,
+    RowRange,
+    Subquery,
+    Sum,
+    When,
+    Window,
+)
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
@@ -17,8 +28,10 @@ from matches.boards import (
     Leaderboard,
     PlayerSection,
     ReportSection,
+    Shown,
     night_bounds,
     night_of,
+    top,
 )
 from matches.boards.charts import player_chart, rating_series, thinned
 from matches.boards.models import PlayerRating
@@ -61,19 +74,30 @@ def title_history(club: Club, season: Season | None = None, *, limit: int = 10) 
     )
 
 
-def idiot_stats(club: Club, season: Season | None = None, *, min_games: int = 0) -> list[dict]:
-    """Every player's idiot statistics in the scope, the highest idiot rate first."""
-    figures = ("games", "idiot", "idiot_rate", "average_place", "current_streak", "longest_streak")
-    rows = (
+FIGURES = ("games", "idiot", "idiot_rate", "average_place", "current_streak", "longest_streak")
+
+
+def _stats(club: Club, season: Season | None, min_games: int):
+    """The scope's statistics rows, the highest idiot rate first (a queryset of dicts)."""
+    return (
         SpazzumazzStats.objects.filter(club=club, season=season, games__gte=max(min_games, 1))
         .order_by("-idiot_rate", "-games", "player__display_name")
-        .values_list("player_id", "player__display_name", *figures)
+        .values("player", "player__display_name", *FIGURES)
     )
+
+
+def _row(values: dict) -> dict:
+    return {
+        "player": values["player"],
+        "name": values["player__display_name"],
+        **{name: values[name] for name in FIGURES},
+    }
+
+
+def idiot_stats(club: Club, season: Season | None = None, *, min_games: int = 0) -> list[dict]:
+    """Every player's idiot statistics in the scope, the highest idiot rate first."""
     # Rows, not model objects: a club of a thousand players builds its board in a few ms.
-    return [
-        {"player": player, "name": name, **dict(zip(figures, values, strict=True))}
-        for player, name, *values in rows
-    ]
+    return [_row(values) for values in _stats(club, season, min_games)]
 
 
 def game_title(name: str) -> str:
@@ -105,24 +129,37 @@ COLUMNS = [
 ]
 
 
-def leaderboard(club: Club, *, season: Season | None = None, min_games: int | None = None):
-    """``LEADERBOARDS["spazzumazz"]``: two queries (three for the house rule's minimum,
-    ``idiot_min_games``, when ``min_games`` is None)."""
+def leaderboard(
+    club: Club,
+    *,
+    season: Season | None = None,
+    min_games: int | None = None,
+    shown: Shown | None = None,
+):
+    """``LEADERBOARDS["spazzumazz"]``: two queries (the rows, the game's name), one more
+    for the house rule's minimum (``idiot_min_games``, when ``min_games`` is None). The
+    ratings come with the statistics' rows, so that the database sorts by any column."""
     if min_games is None:
         min_games = idiot_min_games(club)
-    rows = idiot_stats(club, season, min_games=min_games)
-    if not rows:
+    ratings = PlayerRating.objects.filter(club=club, game=GAME, player=OuterRef("player"))
+    found, total = top(
+        _stats(club, season, min_games).annotate(
+            rating=Subquery(ratings.values("display")[:1]),
+            provisional=Subquery(ratings.values("provisional")[:1]),
+        ),
+        shown,
+        columns=COLUMNS,
+        default_sort="idiot_rate",
+    )
+    if not found:
         return None
-    ratings = {
-        player: (display, provisional)
-        for player, display, provisional in PlayerRating.objects.filter(
-            club=club, game=GAME
-        ).values_list("player_id", "display", "provisional")
-    }
-    for row in rows:
-        rating = ratings.get(row["player"])
-        row["rating"] = round(rating[0], 1) if rating else None
-        row["provisional"] = rating[1] if rating else True
+    rows = []
+    for values in found:
+        row = _row(values)
+        rating = values["rating"]
+        row["rating"] = round(rating, 1) if rating is not None else None
+        row["provisional"] = values["provisional"] is not False
+        rows.append(row)
     name = game_name(club, season)
     return Leaderboard(
         game=GAME,
@@ -131,6 +168,7 @@ def leaderboard(club: Club, *, season: Season | None = None, min_games: int | No
         rows=rows,
         default_sort="idiot_rate",
         min_games=min_games,
+        total=total,
         note=(
             _("The game is called %(title)s since %(since)s.")
             % {

@@ -27,18 +27,27 @@ from dataclasses import dataclass, field
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.paginator import Paginator
-from django.db.models import Count, F, Min, Q
+from django.db.models import Count, F, Min, OuterRef, Q, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
 
 from clubs.models import Club, Player, Season
-from matches.boards import Column, Leaderboard, PlayerSection, ReportSection, night_bounds
+from matches.boards import (
+    Column,
+    Leaderboard,
+    PlayerSection,
+    ReportSection,
+    Shown,
+    night_bounds,
+    top,
+)
 from matches.boards.charts import player_chart, rating_series
 from matches.boards.models import PlayerRating
 from matches.results.models import Outcome, OutcomeStatus
 from matches.sputo import bracket
 from matches.sputo.models import (
     Entrant,
+    SputoTally,
     Tournament,
     TournamentMatch,
     TournamentStatus,
@@ -169,78 +178,57 @@ COLUMNS = [
 ]
 
 
-def leaderboard(club: Club, *, season: Season | None = None, min_games: int | None = None):
-    """``LEADERBOARDS["sputo"]``: four queries. Matches and tournaments are the season's (or
-    all time); a rating follows a player across seasons. ``min_games`` counts matches (no
-    house rule sets one: None is 0)."""
+def leaderboard(
+    club: Club,
+    *,
+    season: Season | None = None,
+    min_games: int | None = None,
+    shown: Shown | None = None,
+):
+    """``LEADERBOARDS["sputo"]``: one query, a row a player (``SputoTally``, the derived
+    rows the database keeps: ``matches.sputo.tally``) with the player's rating. Matches
+    and tournaments are the season's (or all time); a rating follows a player across
+    seasons. ``min_games`` counts matches (no house rule sets one: None is 0)."""
     min_games = min_games or 0
-    played = TournamentMatch.objects.filter(club=club, result__in=BY_PLAY)
-    finals = TournamentMatch.objects.filter(
-        club=club,
-        kind=bracket.MAIN,
-        round=F("tournament__rounds"),
-        tournament__status=TournamentStatus.FINISHED,
-        winner__isnull=False,
+    ratings = PlayerRating.objects.filter(club=club, game=GAME, player=OuterRef("player"))
+    tallies = (
+        SputoTally.objects.filter(club=club, season=season, matches__gte=min_games)
+        .filter(Q(matches__gt=0) | Q(tournaments_won__gt=0))
+        .order_by("player__display_name", "player")
+        .values("player", "player__display_name", "won", "tournaments_won")
+        .annotate(
+            games=F("matches"),
+            lost=F("matches") - F("won"),
+            rating=Subquery(ratings.values("display")[:1]),
+            mu=Subquery(ratings.values("mu")[:1]),
+            rd=Subquery(ratings.values("sigma")[:1]),
+            provisional=Subquery(ratings.values("provisional")[:1]),
+        )
     )
-    if season is not None:
-        played = played.filter(tournament__season=season)
-        finals = finals.filter(tournament__season=season)
-    rows: dict[int, dict] = {}
-
-    def row(player: int, name: str) -> dict:
-        return rows.setdefault(
-            player,
-            {
-                "player": player,
-                "name": name,
-                "provisional": True,
-                "rating": None,
-                "games": 0,
-                "won": 0,
-                "lost": 0,
-                "tournaments_won": 0,
-                "mu": None,
-                "rd": None,
-            },
-        )
-
-    for seat in ("player_a", "player_b"):
-        counted = (
-            played.order_by()
-            .values(seat, f"{seat}__display_name")
-            .annotate(n=Count("pk"), won=Count("pk", filter=Q(winner=F(seat))))
-            .values_list(seat, f"{seat}__display_name", "n", "won")
-        )
-        for player, name, n, won in counted:
-            found = row(player, name)
-            found["games"] += n
-            found["won"] += won
-            found["lost"] += n - won
-    for player, name, n in (
-        finals.order_by()
-        .values("winner", "winner__display_name")
-        .annotate(n=Count("pk"))
-        .values_list("winner", "winner__display_name", "n")
-    ):
-        row(player, name)["tournaments_won"] = n
-    for rating in PlayerRating.objects.filter(club=club, game=GAME).select_related("player"):
-        if season is not None and rating.player_id not in rows:
-            continue  # rated, but no match this season
-        found = row(rating.player_id, rating.player.display_name)
-        found.update(
-            provisional=rating.provisional,
-            rating=round(rating.display, 1),
-            mu=round(rating.mu),
-            rd=round(rating.sigma),
-        )
-    shown = [r for r in rows.values() if r["games"] >= min_games]
-    if not shown:
+    found, total = top(tallies, shown, columns=COLUMNS, default_sort="rating")
+    shown_rows = [
+        {
+            "player": values["player"],
+            "name": values["player__display_name"],
+            "provisional": values["provisional"] is not False,
+            "rating": None if values["rating"] is None else round(values["rating"], 1),
+            "games": values["games"],
+            "won": values["won"],
+            "lost": values["lost"],
+            "tournaments_won": values["tournaments_won"],
+            "mu": None if values["mu"] is None else round(values["mu"]),
+            "rd": None if values["rd"] is None else round(values["rd"]),
+        }
+        for values in found
+    ]
+    if not shown_rows:
         return None
     return Leaderboard(
         game=GAME,
         title="Sputo",
         columns=COLUMNS,
-        rows=shown,
+        rows=shown_rows,
+        total=total,
         default_sort="rating",
         min_games=min_games,
         note=(

@@ -27,10 +27,10 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from clubs.inbox.models import Kind
 from clubs.inbox.services import Waiting
-from clubs.merge_policy import Carry, Move
+from clubs.merge_policy import Carry, Drop, Move
 from clubs.models import Club, ClubOwnedQuerySet, HouseRuleSet, Player, Season
 from matches.results.models import OutcomeSubject
-from matches.sputo import bracket
+from matches.sputo import bracket, tally
 
 RATINGS_TASK = "matches.sputo.tasks.update_sputo_ratings"
 
@@ -146,6 +146,7 @@ class Tournament(models.Model):
     objects = TournamentQuerySet.as_manager()
 
     class Meta:
+        triggers = tally.tournament_triggers()  # its season moves its tallies
         ordering = ["-starts_at", "-pk"]
         verbose_name = gettext_lazy("Sputo tournament")
         verbose_name_plural = gettext_lazy("Sputo tournaments")
@@ -253,6 +254,7 @@ class Entrant(models.Model):
         ordering = ["tournament", "seed", "entered_at", "pk"]
         verbose_name = gettext_lazy("entrant")
         verbose_name_plural = gettext_lazy("entrants")
+        triggers = tally.entrant_triggers()  # a tournament won (``matches.sputo.tally``)
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="sputo_entrant_once"),
             models.UniqueConstraint(
@@ -353,6 +355,7 @@ class TournamentMatch(OutcomeSubject):
         ordering = ["tournament", "round", "kind", "position"]
         verbose_name = gettext_lazy("tournament match")
         verbose_name_plural = gettext_lazy("tournament matches")
+        triggers = tally.match_triggers()  # the players' tallies (``matches.sputo.tally``)
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "kind", "round", "position"], name="sputo_match_place"
@@ -446,3 +449,49 @@ class CalendarFeed(models.Model):
         self.token = _new_token()
         self.created_at = timezone.now()
         self.save(update_fields=["token", "created_at"])
+
+
+class SputoTally(models.Model):
+    """A player's Sputo matches and tournaments in a club, for one season or all time (season
+    empty): derived rows, written by the database's triggers on the matches and entrants
+    (``matches.sputo.tally``), read by the leaderboard."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", verbose_name=gettext_lazy("club")
+    )
+    season = models.ForeignKey(
+        Season,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("season"),
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=gettext_lazy("player")
+    )
+    matches = models.PositiveIntegerField(gettext_lazy("matches"), default=0)
+    won = models.PositiveIntegerField(gettext_lazy("matches won"), default=0)
+    tournaments_won = models.PositiveIntegerField(gettext_lazy("tournaments won"), default=0)
+
+    # The source's rows go; the triggers have moved its matches and places to the target's
+    # rows as the merge moved them.
+    player_merge = {"player": Drop()}
+    objects = ClubOwnedQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = gettext_lazy("Sputo tally")
+        verbose_name_plural = gettext_lazy("Sputo tallies")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "season", "player"], name="sputo_tally_once_per_season"
+            ),
+            models.UniqueConstraint(
+                fields=["club", "player"],
+                condition=Q(season__isnull=True),
+                name="sputo_tally_once_all_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.won}/{self.matches}"

@@ -30,7 +30,7 @@ from clubs.models import Club
 from matches import boards
 from matches.boards.models import PlayerRating, RatingChange
 from matches.results.models import Outcome, OutcomeStatus
-from matches.sputo import bracket, places
+from matches.sputo import bracket, places, tally
 from matches.sputo.models import TournamentMatch
 from matches.sputo.ratings import RatedMatch, Rating, rate
 
@@ -203,11 +203,13 @@ def update_sputo_ratings(
 
 
 def recompute_from_scratch(club_id: int) -> int:
-    """The club's Sputo ratings from its first match, and its entrants' final places from
-    the brackets (``matches.sputo.places``); how many matches were rated."""
+    """The club's Sputo ratings from its first match, its entrants' final places from the
+    brackets (``matches.sputo.places``) and its players' tallies from both
+    (``matches.sputo.tally``); how many matches were rated."""
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=club_id).first()
         places.rebuild(club_id)
+        tally.rebuild_club(club_id)
         RatingChange.objects.filter(club_id=club_id, game=GAME).delete()
         PlayerRating.objects.filter(club_id=club_id, game=GAME).delete()
         return recompute(club_id, rated=rated_matches(club_id), start=0)
