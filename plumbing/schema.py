@@ -34,6 +34,8 @@ invalid is refused (a schemathesis run checks both, ``tests/test_api_schemathesi
   no zero when its minimum is the smallest amount above it;
 - a date-time's year is from 1900 to 9899 (``plumbing.strict.DATE_TIME_PATTERN``);
 - a list of ids given each once (``plumbing.strict.IdList(unique=True)``) says ``uniqueItems``;
+- a strict serializer's body refuses a field it does not have: ``additionalProperties:
+  false``;
 - what a serializer's fields cannot say alone (exactly one of two fields) is its
   ``request_schema_extra``, merged into its request component (``oneOf`` of ``required``).
 """
@@ -192,6 +194,11 @@ class AutoSchema(SpectacularAutoSchema):
     def _map_basic_serializer(self, serializer, direction):
         schema = super()._map_basic_serializer(serializer, direction)
         if direction == "request":
+            strict_body = isinstance(serializer, strict.StrictInputMixin) and not getattr(
+                serializer, "reads_query", False
+            )
+            if strict_body:  # it refuses a field it does not have (plumbing.strict)
+                schema["additionalProperties"] = False
             schema.update(getattr(serializer, "request_schema_extra", {}))
         return schema
 

@@ -22,7 +22,9 @@ text, choices, a slug       a string without NUL                   (a string wit
 
 ``null`` is left to DRF (allowed where the field allows it; in a form, an empty value or
 ``null`` is null for such a field); nested objects and lists too.
-A value of the wrong kind is a 400 naming the field. Every serializer that reads API
+A value of the wrong kind is a 400 naming the field, and so is a field the serializer does
+not have (``Unknown field.``: a client written against a newer contract is not misled into
+thinking an older server took it). Every serializer that reads API
 input derives from the mixin (``StrictSerializer``, ``StrictModelSerializer``; query
 parameters ``StrictQuerySerializer``, read like a form);
 ``tests/test_api_contract.py`` checks that every API view's input serializer does.
@@ -150,7 +152,7 @@ class StrictInputMixin:
             request = self.context.get("request")
             content_type = getattr(request, "content_type", "") or ""
             form = self.reads_query or (bool(content_type) and "json" not in content_type)
-            errors = {}
+            errors = self._unknown(data, form=form)
             for field in self._writable_fields:
                 if field.source == "*" or field.field_name not in data:
                     continue
@@ -163,6 +165,27 @@ class StrictInputMixin:
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
+
+
+    def _unknown(self, data: dict, *, form: bool) -> dict:
+        """A field the serializer does not have is refused, by name: a client written
+        against a newer contract must not find a field it relies on quietly ignored. Query
+        parameters are left to the views (``page``, ``format``); a form's CSRF token is not
+        a field. A read-only field is known, and ignored as DRF does (a client may send
+        back what it read: the club's slug, a row's id); the request's schema, which does
+        not list it, says ``additionalProperties: false`` (``plumbing.schema``)."""
+        if self.reads_query:
+            return {}
+        known = set(self.fields)
+        if form:
+            known |= IGNORED_FORM_NAMES
+        return {
+            str(name)[:100]: [_("Unknown field.")] for name in data if str(name) not in known
+        }
+
+
+# Names a form body carries that are not the API's fields.
+IGNORED_FORM_NAMES = {"csrfmiddlewaretoken"}
 
 
 def parsers_of(kind: str) -> list:

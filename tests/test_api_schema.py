@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
@@ -154,9 +155,18 @@ def test_the_house_rule_schema_and_the_engine_agree(people, game):
 
 
 def test_every_api_input_serializer_reads_strictly():
+    # A body described apart (house rules: the rules engine validates it) has no serializer.
+    checked = 0
+    for method, path, cls in _input_serializers():
+        assert issubclass(cls, StrictInputMixin), (method, path, cls)
+        checked += 1
+    assert checked >= 10
+
+
+def _input_serializers():
+    """Every write operation's input serializer over the whole schema: (method, path, class)."""
     generator = SchemaGenerator()
     generator._initialise_endpoints()
-    checked = 0
     for path, _path_regex, method, callback in generator.endpoints:
         if method not in {"POST", "PUT", "PATCH"}:
             continue
@@ -165,13 +175,56 @@ def test_every_api_input_serializer_reads_strictly():
         view.schema.path = path
         serializer = view.schema.get_request_serializer()
         if serializer is None or not hasattr(serializer, "fields"):
-            continue  # a body described apart (house rules: the rules engine validates it)
-        cls = serializer if isinstance(serializer, type) else type(serializer)
-        if not getattr(cls, "_declared_fields", None) and not hasattr(cls, "Meta"):
             continue
-        assert issubclass(cls, StrictInputMixin), (method, path, cls)
+        cls = serializer if isinstance(serializer, type) else type(serializer)
+        if getattr(cls, "_declared_fields", None) or hasattr(cls, "Meta"):
+            yield method, path, cls
+
+
+@pytest.mark.django_db
+def test_every_api_write_refuses_an_unknown_field_by_name(rf):
+    request = rf.post("/", content_type="application/json")
+    checked = 0
+    for method, path, cls in _input_serializers():
+        serializer = cls(data={"bogus_field": 1}, context={"request": request})
+        with translation.override("en"):
+            assert not serializer.is_valid(), (method, path)
+            assert serializer.errors.get("bogus_field") == ["Unknown field."], (method, path)
         checked += 1
     assert checked >= 10
+
+
+@pytest.mark.django_db
+def test_a_tournament_with_a_field_the_server_does_not_know_is_a_400(people):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(people["admin"])
+    body = {
+        "club": people["club"].slug,
+        "name": "Coppa",
+        "starts_at": "2026-12-12T21:00:00+01:00",
+        "format": "double_elimination",
+        "bogus_field": 1,
+    }
+    response = api.post("/api/v1/tournaments/", body, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert response.json()["bogus_field"] == ["Unknown field."]
+
+
+def test_a_forms_csrf_token_is_not_an_unknown_field(rf):
+    from rest_framework import serializers
+
+    from plumbing.strict import StrictSerializer
+
+    class Reason(StrictSerializer):
+        reason = serializers.CharField()
+
+    form = rf.post("/", content_type="multipart/form-data")
+    given = {"reason": "x", "csrfmiddlewaretoken": "t"}
+    assert Reason(data=given, context={"request": form}).is_valid()
+    as_json = rf.post("/", content_type="application/json")
+    assert not Reason(data=given, context={"request": as_json}).is_valid()
 
 
 @pytest.mark.django_db

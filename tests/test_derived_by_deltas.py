@@ -113,8 +113,18 @@ class ClubNights(RuleBasedStateMachine):
 
     # --- Spazz'u'mazz: new games, late games, corrections, voids ---------------------------
 
-    @rule(hours=st.integers(0, 200), order=st.permutations(NAMES[:5]), size=st.integers(2, 5))
-    def spazzumazz_game(self, hours, order, size):
+    @rule(
+        hours=st.integers(0, 200),
+        tonight=st.booleans(),
+        order=st.permutations(NAMES[:5]),
+        size=st.integers(2, 5),
+    )
+    def spazzumazz_game(self, hours, tonight, order, size):
+        """A game at any time (late ones replay), or, as on a club night, after every
+        game so far (the delta): half of them each way, so that both paths run."""
+        if tonight and self.spazz:
+            latest = max(game.played_at for game in self.spazz)
+            hours = int((latest - self.start).total_seconds() // 3600) + 1 + hours % 3
         people = [self.players[name] for name in order[:size]]
         with self.commit(execute=True):
             game, _outcome = record_spazzumazz_game(

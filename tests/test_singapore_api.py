@@ -42,6 +42,14 @@ def open_table(api, world, names=("Anna", "Bruno", "Carla", "Dario"), **extra):
     return response.data
 
 
+def result_body(world, dealer, opponent, **kwargs):
+    """A correction's body: the hand's result, without its players (which it cannot change:
+    sent, they would be refused as unknown fields)."""
+    body = hand_body(world, dealer, opponent, **kwargs)
+    del body["dealer"], body["opponent"]
+    return body
+
+
 def hand_body(world, dealer, opponent, *, winner="dealer", quotas=1, covers=None, **extra):
     p = world["players"]
     body = {
@@ -229,7 +237,7 @@ def test_hands_are_listed_in_order_with_their_history(scorer_api, world):
     first = post_hand(scorer_api, table, hand_body(world, "Anna", "Bruno")).data
     post_hand(scorer_api, table, hand_body(world, "Anna", "Carla", winner="opponent"))
     url = f"/api/v1/table-sessions/{table['id']}/hands/{first['id']}/correct/"
-    body = hand_body(world, "Anna", "Bruno", quotas=2, covers={"Bruno": 2}, reason="Erano 2")
+    body = result_body(world, "Anna", "Bruno", quotas=2, covers={"Bruno": 2}, reason="Erano 2")
     corrected = scorer_api.post(url, body, format="json")
     assert corrected.status_code == 200, corrected.data
     assert corrected.data["dealer_quotas"] == 2
@@ -245,12 +253,24 @@ def test_hands_are_listed_in_order_with_their_history(scorer_api, world):
     assert void.status_code == 200 and void.data["status"] == "voided"
 
 
+def test_a_correction_that_names_the_hands_players_is_refused_by_name(scorer_api, world):
+    anna, bruno = ids(world, "Anna", "Bruno")
+    table = open_table(scorer_api, world, first_dealer=anna, first_opponent=bruno)
+    first = post_hand(scorer_api, table, hand_body(world, "Anna", "Bruno")).data
+    url = f"/api/v1/table-sessions/{table['id']}/hands/{first['id']}/correct/"
+    body = hand_body(world, "Anna", "Carla", quotas=2, reason="Era Carla")
+    response = scorer_api.post(url, body, format="json")
+    assert response.status_code == 400
+    assert {"dealer", "opponent"} <= set(response.json()), response.json()
+    assert Outcome.objects.get().status == "confirmed"
+
+
 def test_a_correction_the_rules_refuse_is_a_400_and_changes_nothing(scorer_api, world):
     anna, bruno = ids(world, "Anna", "Bruno")
     table = open_table(scorer_api, world, first_dealer=anna, first_opponent=bruno)
     first = post_hand(scorer_api, table, hand_body(world, "Anna", "Bruno")).data
     url = f"/api/v1/table-sessions/{table['id']}/hands/{first['id']}/correct/"
-    body = hand_body(
+    body = result_body(
         world, "Anna", "Bruno", loser_cards=["JK", "JK", "JK"] + SEVENTY[3:], reason="x"
     )
     response = scorer_api.post(url, body, format="json")
