@@ -1,0 +1,11 @@
+"""How the formats of a Sputo tournament beyond one bracket make their matches: plain Python
+on players' ids, no database (``bracket.py`` is the single elimination's).
+
+- :mod:`.round_robin`: everyone meets everyone, in one or two legs, rounds by the circle
+  method;
+- :mod:`.groups`: near-equal groups seeded in a snake, so that the top seeds are spread;
+- :mod:`.swiss`: a round paired by score with no rematch, the FIDE Dutch system of
+  ``caissify-pairings``, each pairing explained in words.
+
+Each takes and gives ids in seed order (the first the top seed); a rest is ``None``.
+"""

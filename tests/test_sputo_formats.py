@@ -1,0 +1,158 @@
+"""The formats' engines (``matches.sputo.formats``) over random sizes from 2 to 64: a round
+robin's pairs meet ``legs`` times, groups spread the seeds, a Swiss round pairs by score
+with no rematch until one is unavoidable and a bye at most each."""
+
+import random
+from collections import Counter
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from matches.sputo.formats import groups, round_robin, swiss
+
+sizes = st.integers(2, 64)
+
+
+# --- Round robin ------------------------------------------------------------------------------
+
+
+@given(n=sizes, legs=st.sampled_from([1, 2]))
+def test_in_a_round_robin_every_pair_meets_legs_times(n, legs):
+    players = list(range(1, n + 1))
+    made = round_robin.rounds(players, legs=legs)
+    even = n + n % 2
+    assert len(made) == legs * (even - 1)
+    met = Counter(frozenset(pair) for pairs in made for pair in pairs if None not in pair)
+    assert met == {frozenset(pair): legs for pair in combinations(players, 2)}
+    for pairs in made:  # everyone once a round; an odd count: one rests
+        seated = [p for pair in pairs for p in pair if p is not None]
+        assert sorted(seated) == players
+        assert len(round_robin.rests(pairs)) == n % 2
+    played = Counter(p for pairs in made for pair in pairs if None not in pair for p in pair)
+    assert set(played.values()) == {legs * (n - 1)}  # everyone plays the right number
+
+
+@given(n=sizes)
+def test_a_second_leg_swaps_the_seats(n):
+    first = round_robin.rounds(list(range(n)), legs=1)
+    both = round_robin.rounds(list(range(n)), legs=2)
+    assert both[len(first) :] == [[(b, a) for a, b in pairs] for pairs in first]
+
+
+def test_the_circle_method_for_four():
+    assert round_robin.rounds([1, 2, 3, 4]) == [
+        [(1, 4), (2, 3)],
+        [(3, 1), (4, 2)],
+        [(1, 2), (3, 4)],
+    ]
+
+
+def test_a_round_robin_of_one_plays_nothing_and_legs_are_one_or_two():
+    assert round_robin.rounds([7]) == []
+    with pytest.raises(ValueError):
+        round_robin.rounds([1, 2], legs=3)
+
+
+# --- Groups -----------------------------------------------------------------------------------
+
+
+@given(data=st.data(), n=st.integers(4, 64))
+def test_groups_are_near_equal_and_seeds_one_to_k_sit_apart(data, n):
+    count = data.draw(st.integers(1, n // 2))
+    drawn = groups.snake(list(range(1, n + 1)), count)
+    assert len(drawn) == count
+    sizes_ = {len(group) for group in drawn}
+    assert max(sizes_) - min(sizes_) <= 1 and min(sizes_) >= 2
+    assert sorted(p for group in drawn for p in group) == list(range(1, n + 1))
+    for k in range(1, count + 1):  # the top k seeds in k different groups
+        holding = {i for i, group in enumerate(drawn) for p in group if p <= k}
+        assert len(holding) == k
+
+
+def test_the_snake_goes_back_from_the_last_group():
+    assert groups.snake(list(range(1, 9)), 3) == [[1, 6, 7], [2, 5, 8], [3, 4]]
+    assert [groups.name(i) for i in (0, 1, 25, 26, 27)] == ["A", "B", "Z", "AA", "AB"]
+    with pytest.raises(ValueError):
+        groups.snake([1, 2, 3], 2)
+
+
+# --- Swiss ------------------------------------------------------------------------------------
+
+
+def play(players, rounds_count, seed, *, forbidden=()):
+    """Every round paired and played (random winners): the rounds and their explanations."""
+    draw = random.Random(seed)
+    rounds, whys = [], []
+    for _number in range(rounds_count):
+        paired = swiss.pair(players, rounds, total_rounds=rounds_count, forbidden=forbidden)
+        whys.append(paired)
+        rounds.append(
+            [
+                (why.a, why.b, why.a if why.b is None else draw.choice([why.a, why.b]))
+                for why in paired
+            ]
+        )
+    return rounds, whys
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=sizes, data=st.data())
+def test_swiss_has_no_rematch_and_a_bye_at_most_each(n, data):
+    rounds_count = data.draw(st.integers(1, min(n - 1, 6)))
+    players = list(range(100, 100 + n))
+    rounds, whys = play(players, rounds_count, data.draw(st.integers(0, 999)))
+    met = Counter(frozenset((a, b)) for played in rounds for a, b, _w in played if b)
+    assert set(met.values()) <= {1}  # fewer rounds than players: no rematch is needed
+    byes = Counter(a for played in rounds for a, b, _w in played if b is None)
+    assert set(byes.values()) <= {1}
+    assert sum(byes.values()) == rounds_count * (n % 2)
+    for paired in whys:  # everyone in every round, once
+        assert sorted(p for why in paired for p in (why.a, why.b) if p) == players
+        assert not any(why.rematch for why in paired)
+
+
+@settings(max_examples=20, deadline=None)
+@given(half=st.integers(2, 16), data=st.data())
+def test_swiss_pairs_by_score(half, data):
+    """Round two of an even field: the round's winners meet each other and its losers each
+    other, one pair across at most (when the winners are odd in number)."""
+    n = 2 * half
+    players = list(range(1, n + 1))
+    _rounds, whys = play(players, 2, data.draw(st.integers(0, 999)))
+    across = [why for why in whys[1] if why.score_a != why.score_b]
+    assert len(across) == half % 2
+
+
+def test_when_every_pair_has_met_a_rematch_comes_and_says_so():
+    players = [1, 2, 3, 4]
+    rounds, whys = play(players, 3, seed=1)
+    fourth = swiss.pair(players, rounds, total_rounds=4)
+    assert all(why.rematch for why in fourth)
+    assert sorted(p for why in fourth for p in (why.a, why.b)) == players
+
+
+def test_a_forbidden_pairing_never_meets():
+    players = list(range(1, 9))
+    couple = (1, 2)
+    for seed in range(5):
+        rounds, _whys = play(players, 5, seed, forbidden=[couple])
+        assert not any({a, b} == set(couple) for played in rounds for a, b, _w in played)
+
+
+def test_no_pairing_at_all_is_said():
+    with pytest.raises(swiss.NoPairing):
+        swiss.pair([1, 2], [], total_rounds=1, forbidden=[(2, 1)])
+
+
+def test_the_explanation_carries_the_scores_and_whom_each_has_met():
+    players = [1, 2, 3, 4, 5]
+    rounds = [[(1, 3, 1), (4, 2, 4), (5, None, 5)]]
+    paired = swiss.pair(players, rounds, total_rounds=3)
+    by_player = {why.a: why for why in paired} | {why.b: why for why in paired if why.b}
+    one = by_player[1]
+    assert {one.a, one.b} & {4, 5} and one.score_a == one.score_b == 1
+    bye = next(why for why in paired if why.b is None)
+    assert bye.a in {2, 3} and bye.byes_before == 0  # the lowest, who had none
+    assert paired[-1] is bye
