@@ -166,7 +166,6 @@ class StrictInputMixin:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
 
-
     def _unknown(self, data: dict, *, form: bool) -> dict:
         """A field the serializer does not have is refused, by name: a client written
         against a newer contract must not find a field it relies on quietly ignored. Query
@@ -179,9 +178,7 @@ class StrictInputMixin:
         known = set(self.fields)
         if form:
             known |= IGNORED_FORM_NAMES
-        return {
-            str(name)[:100]: [_("Unknown field.")] for name in data if str(name) not in known
-        }
+        return {str(name)[:100]: [_("Unknown field.")] for name in data if str(name) not in known}
 
 
 # Names a form body carries that are not the API's fields.
