@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.sputo.formats import groups, round_robin, swiss
+from matches.sputo.formats import groups, round_robin, standings, swiss
 
 sizes = st.integers(2, 64)
 
@@ -156,3 +156,122 @@ def test_the_explanation_carries_the_scores_and_whom_each_has_met():
     bye = next(why for why in paired if why.b is None)
     assert bye.a in {2, 3} and bye.byes_before == 0  # the lowest, who had none
     assert paired[-1] is bye
+
+
+# --- Standings --------------------------------------------------------------------------------
+
+
+def rr_results(players, seed):
+    """A round robin played with random winners and games."""
+    draw = random.Random(seed)
+    results = []
+    for pairs in round_robin.rounds(players):
+        for a, b in pairs:
+            if a is None or b is None:
+                continue
+            winner = draw.choice([a, b])
+            loser = b if winner == a else a
+            games = [(winner, draw.randint(1, 9)), (winner, draw.randint(1, 9))]
+            if draw.random() < 0.5:
+                games.insert(1, (loser, draw.randint(1, 9)))
+            results.append(standings.Result(a, b, winner, tuple(games)))
+    return results
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 24), seed=st.integers(0, 999), swiss_order=st.booleans())
+def test_each_row_stands_above_the_next_for_the_reason_it_gives(n, seed, swiss_order):
+    players = list(range(1, n + 1))
+    results = rr_results(players, seed)
+    rows = standings.table(players, results, points_per_win=2, swiss=swiss_order)
+    assert [row.rank for row in rows] == list(range(1, n + 1))
+    assert sorted(row.player for row in rows) == players
+    assert all(row.played == n - 1 and row.won + row.lost == n - 1 for row in rows)
+    assert sum(row.won for row in rows) == len(results)
+    assert all(row.points == 2 * row.won for row in rows)
+    by_player = {row.player: row for row in rows}
+    for row in rows[:-1]:
+        below = by_player[row.above.other]
+        assert below.rank == row.rank + 1
+        values = {
+            "points": lambda r: r.points,
+            "games": lambda r: r.games_for - r.games_against,
+            "games_for": lambda r: r.games_for,
+            "cards": lambda r: r.cards,
+            "buchholz": lambda r: r.buchholz,
+            "median_buchholz": lambda r: r.median_buchholz,
+            "head_to_head": lambda r: r.head_to_head,
+        }
+        if row.above.reason == "lot":
+            assert row.lot < below.lot
+        else:
+            measure = values[row.above.reason]
+            assert measure(row) > measure(below)
+    assert rows[0].points == max(row.points for row in rows)
+
+
+def test_standings_by_hand():
+    # Anna beats Bruno 2-1 (Bruno left with 5 then 3 cards, Anna with 4), Bruno beats Carla
+    # 2-0, Carla beats Anna 2-0: all on one win; games: Anna 2-3, Bruno 3-2, Carla 2-2.
+    anna, bruno, carla = 1, 2, 3
+    results = [
+        standings.Result(anna, bruno, anna, ((anna, 5), (bruno, 4), (anna, 3))),
+        standings.Result(bruno, carla, bruno, ((bruno, 6), (bruno, 2))),
+        standings.Result(carla, anna, carla, ((carla, 1), (carla, 1))),
+    ]
+    rows = standings.table([anna, bruno, carla], results, points_per_win=3)
+    assert [row.player for row in rows] == [bruno, carla, anna]
+    assert [(r.points, r.games_for, r.games_against) for r in rows] == [
+        (3, 3, 2),
+        (3, 2, 2),
+        (3, 2, 3),
+    ]
+    assert rows[0].above == standings.Above("games", carla)
+    assert rows[0].cards == 4 + 6 + 2 - 5 - 3  # cards left to others, less his own
+    assert rows[1].above == standings.Above("games", anna)
+    assert rows[2].above is None
+
+
+def test_level_players_are_split_by_their_match_then_by_the_lot():
+    results = [
+        standings.Result(1, 2, 2, ((2, 3),)),
+        standings.Result(3, 4, 3, ((3, 3),)),
+        standings.Result(1, 3, 1, ((1, 3),)),
+        standings.Result(2, 4, 4, ((4, 3),)),
+    ]
+    rows = standings.table([1, 2, 3, 4], results, lots={1: 2, 2: 1, 3: 4, 4: 3})
+    # Everyone 1-1 with games 1-1 and cards 0: among the four level, each has one win, so
+    # head to head does not split them; the lot does.
+    assert [row.player for row in rows] == [2, 1, 4, 3]
+    assert {row.above.reason for row in rows[:-1]} == {"lot"}
+    unplayed = standings.table([1, 2], [])  # no lot drawn yet: the seeds' order
+    assert [row.player for row in unplayed] == [1, 2]
+    assert unplayed[0].above == standings.Above("lot", 2)
+
+
+def test_a_swiss_tie_goes_to_the_stronger_opponents():
+    # 1 beat 2, 3 beat 4; then 1 lost to 3 and 2 beat 4: 3 on 2 wins, 1 and 2 on 1, 4 on 0.
+    results = [
+        standings.Result(1, 2, 1),
+        standings.Result(3, 4, 3),
+        standings.Result(1, 3, 3),
+        standings.Result(2, 4, 2),
+    ]
+    rows = standings.table([1, 2, 3, 4], results, swiss=True)
+    assert [row.player for row in rows] == [3, 1, 2, 4]
+    one, two = rows[1], rows[2]
+    assert (one.buchholz, two.buchholz) == (3, 1)  # 1 met 2 (1) and 3 (2); 2 met 1 and 4
+    assert one.above == standings.Above("buchholz", 2)
+
+
+def test_two_level_players_are_split_by_their_own_match():
+    anna, bruno, carla, dario = 1, 2, 3, 4
+    results = [
+        standings.Result(anna, bruno, anna, ((anna, 3),)),
+        standings.Result(carla, anna, carla, ((carla, 3),)),
+        standings.Result(bruno, dario, bruno, ((bruno, 3),)),
+        standings.Result(carla, dario, carla, ((carla, 3),)),
+    ]
+    rows = standings.table([bruno, anna, carla, dario], results)  # Bruno the higher seed
+    assert [row.player for row in rows] == [carla, anna, bruno, dario]
+    assert rows[1].above == standings.Above("head_to_head", bruno, won_their_match=True)

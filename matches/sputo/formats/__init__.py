@@ -5,7 +5,12 @@ on players' ids, no database (``bracket.py`` is the single elimination's).
   method;
 - :mod:`.groups`: near-equal groups seeded in a snake, so that the top seeds are spread;
 - :mod:`.swiss`: a round paired by score with no rematch, the FIDE Dutch system of
-  ``caissify-pairings``, each pairing explained in words.
+  ``caissify-pairings``, each pairing with its reasons;
+- :mod:`.standings`: the table of a round robin, a group or a Swiss, each row with why it
+  stands above the next.
+
+Not yet wired to the tournaments (issue 26 lands in steps): the models, the result cycle's
+adapter, the API and the pages come next, with double elimination.
 
 Each takes and gives ids in seed order (the first the top seed); a rest is ``None``.
 """
