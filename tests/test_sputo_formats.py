@@ -1,6 +1,7 @@
 """The formats' engines (``matches.sputo.formats``) over random sizes from 2 to 64: a round
 robin's pairs meet ``legs`` times, groups spread the seeds, a Swiss round pairs by score
-with no rematch until one is unavoidable and a bye at most each."""
+with no rematch until one is unavoidable and a bye at most each, and a double elimination
+puts everyone but the champion out after exactly two lost matches."""
 
 import random
 from collections import Counter
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matches.sputo.formats import double_elimination as de
 from matches.sputo.formats import groups, round_robin, standings, swiss
 
 sizes = st.integers(2, 64)
@@ -275,3 +277,81 @@ def test_two_level_players_are_split_by_their_own_match():
     rows = standings.table([bruno, anna, carla, dario], results)  # Bruno the higher seed
     assert [row.player for row in rows] == [carla, anna, bruno, dario]
     assert rows[1].above == standings.Above("head_to_head", bruno, won_their_match=True)
+
+
+# --- Double elimination -----------------------------------------------------------------------
+
+
+def play_de(n, seed, *, reset=True):
+    """The plan played with random winners: each played match's (key, a, b, winner), and
+    how many matches each player lost."""
+    planned = de.plan(n, reset=reset)
+    draw = random.Random(seed)
+    decided: dict = {}  # key -> (winner, loser), None for an empty seat
+    played, losses = [], Counter()
+
+    def seat(source):
+        if source.kind == "seed":
+            return source.seed
+        winner, loser = decided[source.key]
+        return winner if source.kind == "winner" else loser
+
+    pending = list(planned)
+    while pending:
+        ready = [m for m in pending if all(s.key in decided for s in (m.a, m.b) if s.key)]
+        assert ready, "a match waits for one that never comes"
+        for match in ready:
+            pending.remove(match)
+            a, b = seat(match.a), seat(match.b)
+            if match.reset and losses[a] == 0:  # the winners' champion won the first
+                decided[match.key] = (a, None)
+                continue
+            if a is None or b is None:
+                decided[match.key] = (a if b is None else b, None)
+                continue
+            winner = draw.choice([a, b])
+            loser = b if winner == a else a
+            losses[loser] += 1
+            decided[match.key] = (winner, loser)
+            played.append((match.key, a, b, winner))
+    final = de.GRAND_FINAL, 2 if reset and (de.GRAND_FINAL, 2, 0) in decided else 1, 0
+    return played, losses, decided[final][0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=sizes, seed=st.integers(0, 999))
+def test_double_elimination_everyone_but_the_champion_loses_twice(n, seed):
+    played, losses, champion = play_de(n, seed)
+    assert losses[champion] <= 1
+    assert all(losses[p] == 2 for p in range(1, n + 1) if p != champion)
+    reset_played = any(key == (de.GRAND_FINAL, 2, 0) for key, *_rest in played)
+    assert len(played) == 2 * n - 2 + reset_played  # the right number of matches
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=sizes, seed=st.integers(0, 999))
+def test_without_a_reset_the_grand_final_decides_once(n, seed):
+    played, losses, champion = play_de(n, seed, reset=False)
+    out_once = [p for p in range(1, n + 1) if p != champion and losses[p] == 1]
+    assert len(out_once) <= 1  # the winners' champion, if they lost the grand final
+    assert len(played) == 2 * n - 2
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(5, 64), seed=st.integers(0, 999))
+def test_who_drops_in_does_not_meet_whom_they_just_beat(n, seed):
+    played, _losses, _champion = play_de(n, seed)
+    first_round = {frozenset((a, b)) for key, a, b, _w in played if key[:2] == (de.WINNERS, 1)}
+    second_losers = [frozenset((a, b)) for key, a, b, _w in played if key[:2] == (de.LOSERS, 2)]
+    assert not first_round & set(second_losers)
+
+
+def test_loser_to_names_the_losers_match_of_each_winners_match():
+    planned = de.plan(8)
+    where = de.loser_to(planned)
+    assert where[(de.WINNERS, 1, 0)] == (de.LOSERS, 1, 0)
+    assert where[(de.WINNERS, 2, 0)] == (de.LOSERS, 2, 1)  # reversed: the other side
+    assert where[(de.WINNERS, 3, 0)] == (de.LOSERS, 4, 0)
+    assert (de.GRAND_FINAL, 1, 0) not in where  # the reset is not a drop
+    parts = Counter(m.part for m in planned)
+    assert parts == {de.WINNERS: 7, de.LOSERS: 6, de.GRAND_FINAL: 2}

@@ -6,11 +6,13 @@ on players' ids, no database (``bracket.py`` is the single elimination's).
 - :mod:`.groups`: near-equal groups seeded in a snake, so that the top seeds are spread;
 - :mod:`.swiss`: a round paired by score with no rematch, the FIDE Dutch system of
   ``caissify-pairings``, each pairing with its reasons;
+- :mod:`.double_elimination`: the winners' and losers' brackets and the grand final, where
+  each seat comes from and where each loser goes;
 - :mod:`.standings`: the table of a round robin, a group or a Swiss, each row with why it
   stands above the next.
 
 Not yet wired to the tournaments (issue 26 lands in steps): the models, the result cycle's
-adapter, the API and the pages come next, with double elimination.
+adapter, the API and the pages come next.
 
 Each takes and gives ids in seed order (the first the top seed); a rest is ``None``.
 """
