@@ -91,14 +91,21 @@ def _ledger_rows(club, unit: str, scope: str | None, session: int | None) -> dic
     if unit not in units:
         units.append(unit)
     where = {"club": club, "unit": unit, "scope": scope}
+    balances = ledger_reads.balances(**where)
+    whole_club = balances if scope is None else ledger_reads.balances(club=club, unit=unit)
     return {
         "units": units,
         "pending": list(club.ledger_payments.pending().select_related("payer", "payee")),
         "plan": ledger_reads.settle_up_plan(**where),
-        "balances": ledger_reads.balances(**where),
+        "balances": balances,
         "debts": ledger_reads.net_debts(**where, parts=DEBT_PARTS),
         "session_source": _session_source(club, scope, session),
-        "players": [(p.pk, str(p)) for p in club.players.active()],
+        # Whom the payment form offers: the people of this ledger (a payment settles what
+        # they owe each other), not the club's every player, who may be a thousand.
+        "players": sorted(
+            ((b.player.pk, str(b.player)) for b in whole_club if b.player.merged_into_id is None),
+            key=lambda choice: (choice[1].lower(), choice[0]),
+        ),
     }
 
 

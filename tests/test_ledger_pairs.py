@@ -123,3 +123,15 @@ def test_ledger_check_finds_a_pair_apart_and_recompute_stats_makes_it_again(peop
     assert check.run().ok, check.run().problems
     assert owed(club) == {("mia", "ada"): 4}
     assert Transaction.objects.filter(kind=Kind.POSTING).count() == 1
+
+
+def test_the_payment_form_offers_the_ledgers_people_not_the_whole_club(people, client):
+    p, club = players_of(people), people["club"]
+    services.post_transaction(club=club, unit="points", key="h", legs=[(p["mia"], p["sam"], 30)])
+    stranger = club.players.create(display_name="Zeno Forestiero")
+    client.force_login(people["admin"])
+    page = client.get(f"/clubs/{club.slug}/ledger/?unit=points").content.decode()
+    payee = page[page.index('name="payee"') :]
+    payee = payee[: payee.index("</select>")]
+    assert p["mia"].display_name in payee and p["sam"].display_name in payee
+    assert stranger.display_name not in payee
