@@ -168,8 +168,10 @@ def _season_moved() -> list[str]:
         for column in figures
     )
     return [
+        # Only the rows of the tournament's own players: the season's others stay untouched.
         f"""UPDATE {TABLE} SET {taken}
-        WHERE club_id = OLD.club_id AND season_id = OLD.season_id""",
+        WHERE club_id = OLD.club_id AND season_id = OLD.season_id
+          AND player_id IN (SELECT s.player_id FROM ({seats}) s)""",
         f"""INSERT INTO {TABLE} (club_id, season_id, player_id, matches, won, tournaments_won)
         SELECT club_id, season_id, player_id, SUM(matches), SUM(won), SUM(won_t)
         FROM ({seats}) seats WHERE season_id IS NOT NULL
