@@ -66,6 +66,24 @@ def _extend_club(c, ada, mia, bea):
         return t, m
 
     running, ready = final("In corso")
+
+    def staged(name, **values):
+        """A tournament of mia and bea in a stage of standings, its first match decided."""
+        t = services.create_tournament(
+            club=club, by=ada, name=name, starts_at=timezone.now(), **values
+        )
+        services.update_tournament(tournament=t, by=ada, status="registration")
+        for p in (mia_p, bea_p):
+            services.add_entrant(tournament=t, player=p, by=ada)
+        services.draw_tournament(tournament=t, by=ada)
+        m = t.matches.exclude(player_b=None).get()
+        payload = {"games": [{"winner": mia_p.pk, "cards_left": 3}]}
+        steps.report_outcome(subject=m, payload=payload, by=ada)
+        return t
+
+    robin = staged("Girone all'italiana", format="round_robin")
+    grouped = staged("Gironi", format="groups_then_knockout", groups=1, advance=2)
+    swissed = staged("Svizzero", format="swiss", swiss_rounds=2)
     _t, reported = final("Riportata", "reported")
     _t, disputed = final("Contestata", "disputed")
     _t, mine = final("Mia", "mine")
@@ -79,6 +97,9 @@ def _extend_club(c, ada, mia, bea):
         disputed=disputed,
         mine=mine,
         decided=decided,
+        robin=robin,
+        grouped=grouped,
+        swissed=swissed,
         guest_entry=guest_entry,
         mia_player=mia_p,
         feed=CalendarFeed.objects.get_or_create(user=mia)[0].token,
@@ -193,6 +214,24 @@ PAGES = [
         page(ADMIN, public=True, ok=302),
         page(ADMIN, public=False, ok=302),
     ),
+    (
+        "next-stage-page",
+        "post",
+        T + "{grouped}/next-stage/",
+        lambda c: {},
+        page(ADMIN, public=True, ok=302),
+        page(ADMIN, public=False, ok=302),
+    ),
+    (
+        "next-round-page",
+        "post",
+        T + "{swissed}/rounds/next/",
+        lambda c: {},
+        page(ADMIN, public=True, ok=302),
+        page(ADMIN, public=False, ok=302),
+    ),
+    ("staged-tournament", "get", T + "{grouped}/", None, EVERYONE, MEMBERS),
+    ("staged-bracket", "get", T + "{swissed}/bracket/", None, EVERYONE, MEMBERS),
     ("match", "get", T + "{running}/matches/{ready}/", None, EVERYONE, MEMBERS),
     (
         "match-report",
@@ -296,6 +335,24 @@ API = [
         api_write(ADMIN, public=False),
     ),
     ("bracket", "get", TA + "{running}/bracket/", None, READ, READ_PRIVATE),
+    ("standings", "get", TA + "{robin}/standings/", None, READ, READ_PRIVATE),
+    ("stage-matches", "get", TA + "{robin}/matches/?round=1", None, READ, READ_PRIVATE),
+    (
+        "next-stage",
+        "post",
+        TA + "{grouped}/next-stage/",
+        None,
+        api_write(ADMIN, public=True),
+        api_write(ADMIN, public=False),
+    ),
+    (
+        "next-round",
+        "post",
+        TA + "{swissed}/rounds/next/",
+        None,
+        api_write(ADMIN, public=True),
+        api_write(ADMIN, public=False),
+    ),
     ("match-retrieve", "get", M + "{ready}/", None, READ, READ_PRIVATE),
     (
         "report",

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matches.sputo import bracket
 from matches.sputo.formats import double_elimination as de
 from matches.sputo.formats import groups, round_robin, standings, swiss
 
@@ -355,3 +356,34 @@ def test_loser_to_names_the_losers_match_of_each_winners_match():
     assert (de.GRAND_FINAL, 1, 0) not in where  # the reset is not a drop
     parts = Counter(m.part for m in planned)
     assert parts == {de.WINNERS: 7, de.LOSERS: 6, de.GRAND_FINAL: 2}
+
+
+@given(groups_count=st.integers(2, 16), advance=st.integers(1, 4), data=st.data())
+def test_the_knockout_crosses_the_groups_and_keeps_each_group_apart(groups_count, advance, data):
+    # Each place's players in some order (best first), one per group.
+    tiers = [
+        [(place * 100 + g, g) for g in data.draw(st.permutations(range(groups_count)))]
+        for place in range(advance)
+    ]
+    seeds = groups.crossed(tiers)
+    size = bracket.bracket_size(len(seeds))
+    assert sorted(seeds) == sorted(p for tier in tiers for p, _g in tier)
+    # Each place takes the seeds after the place before: the firsts are the top seeds.
+    for place, tier in enumerate(tiers):
+        start = place * groups_count
+        assert {p for p, _g in tier} == set(seeds[start : start + groups_count])
+    group_of = {p: g for tier in tiers for p, g in tier}
+    seed_of = {p: n for n, p in enumerate(seeds, 1)}
+    rounds = bracket.rounds_for(len(seeds))
+    for a, b in combinations(seeds, 2):
+        if group_of[a] == group_of[b]:
+            met = groups.meeting_round(seed_of[a], seed_of[b], size)
+            assert met > 1  # never at once
+            if advance == 2:
+                assert met == rounds  # a group's first and second only in the final
+
+
+def test_the_first_of_a_meets_the_second_of_b():
+    seeds = groups.crossed([[(1, "A"), (2, "B")], [(3, "A"), (4, "B")]])
+    # Seed order 1 v 4, 2 v 3: A's first against B's second, B's first against A's second.
+    assert seeds == [1, 2, 3, 4]

@@ -20,7 +20,7 @@ from clubs.models import Role
 from matches.results import steps
 from matches.results.adapters import ROLES, GameAdapter, Who
 from matches.results.models import OPEN
-from matches.sputo import bracket, bracket_changes
+from matches.sputo import bracket, bracket_changes, formats, stages
 from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
 from matches.sputo.payload import check_match_result
 from plumbing.errors import Conflict
@@ -92,6 +92,8 @@ class SputoAdapter(GameAdapter):
         correction's later matches reset, the third-place match seated): those matches, not
         the whole bracket, whose every match read again cost five queries (155 a report in
         a 32-player tournament, 2,500 in a 512-player one)."""
+        if subject.kind in formats.TABLE_KINDS:  # a stage's match feeds no other
+            return [subject]
         keys = bracket.fed_from(
             subject.kind, subject.round, subject.position, rounds=subject.tournament.rounds
         )
@@ -159,6 +161,13 @@ class SputoAdapter(GameAdapter):
 
     def applied(self, subject, outcome, *, previous, by, checked):
         awards = (checked.extra or {}).get("awards") if checked is not None else None
+        if subject.kind in formats.TABLE_KINDS:
+            if awards:
+                raise ValidationError({"awards": [_("A match of a table resets no other.")]})
+            stages.apply_result(
+                subject, outcome.payload, by=by, previous=previous, at=outcome.confirmed_at
+            )
+            return
         bracket_changes.apply_result(
             subject,
             outcome.payload,
@@ -170,10 +179,15 @@ class SputoAdapter(GameAdapter):
         )
 
     def voided(self, subject, outcome, *, by):
+        if subject.kind in formats.TABLE_KINDS:
+            stages.apply_result(subject, None, by=by, previous=outcome)
+            return
         bracket_changes.apply_result(subject, None, by=by, previous=outcome, note=outcome.note)
 
     def preview_correction(self, subject, checked, *, by):
         awards = (checked.extra or {}).get("awards")
+        if subject.kind in formats.TABLE_KINDS:
+            return stages.preview_result(subject, checked.payload)
         return bracket_changes.preview_result(subject, checked.payload, awards)
 
 

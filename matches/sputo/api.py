@@ -25,7 +25,7 @@ from clubs.api import AddChangeViewSet, ClubAccessMixin
 from clubs.models import Player, Role
 from matches.results.api import result_steps
 from matches.results.models import OPEN, Outcome, OutcomeStatus
-from matches.sputo import reads, services
+from matches.sputo import reads, services, stages
 from matches.sputo.adapter import SputoAdapter
 from matches.sputo.models import (
     Tournament,
@@ -45,13 +45,18 @@ from matches.sputo.serializers import (
     PlayerIdSerializer,
     ResolveSerializer,
     ResultSerializer,
+    RoundQuerySerializer,
+    StageMatchSerializer,
+    StandingsSerializer,
     TournamentSerializer,
     TournamentUpdateSerializer,
     bracket_json,
     player_ref,
+    stage_match,
+    standings_json,
 )
-from plumbing.errors import not_found
-from plumbing.strict import IdFilter, json_parsers
+from plumbing.errors import Conflict, not_found
+from plumbing.strict import IdFilter, json_parsers, query_data
 
 
 class TournamentFilter(filters.FilterSet):
@@ -89,6 +94,9 @@ class TournamentViewSet(AddChangeViewSet):
         "enter_many": CONFLICTS,
         "check_in": CONFLICTS,
         "draw": CONFLICTS,
+        "standings": CONFLICTS,
+        "next_stage": CONFLICTS,
+        "next_round": CONFLICTS,
     }
 
     def role_to_write(self, obj) -> str | None:
@@ -193,8 +201,56 @@ class TournamentViewSet(AddChangeViewSet):
     @action(detail=True, methods=["get"], filter_backends=[])
     def bracket(self, request, pk=None):
         """The bracket: rounds of matches, the third-place match, the standings once
-        finished."""
+        finished. A round robin's and a Swiss's rounds are its rounds; groups then a
+        knockout: the knockout's, once made."""
         return Response(bracket_json(self.get_object()))
+
+    @extend_schema(responses=StandingsSerializer, filters=False)
+    @action(detail=True, methods=["get"], filter_backends=[])
+    def standings(self, request, pk=None):
+        """The table of a round robin, of each group, or of a Swiss: each row with why it
+        stands above the next. A knockout has none (409: see the bracket)."""
+        tournament = self.get_object()
+        if not tournament.has_table:
+            raise Conflict(_("A knockout has no table: its bracket is its standings."))
+        return Response(standings_json(tournament))
+
+    @extend_schema(
+        parameters=[RoundQuerySerializer],
+        responses=StageMatchSerializer(many=True),
+        filters=False,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def matches(self, request, pk=None):
+        """Every match of the tournament (``?round=n``: that round's), in round order: a
+        group's with its ``group``, a Swiss pairing with ``why`` in words."""
+        tournament = self.get_object()
+        query = RoundQuerySerializer(data=query_data(request))
+        query.is_valid(raise_exception=True)
+        found = reads.bracket_of(tournament).all_matches
+        if "round" in query.validated_data:
+            found = [m for m in found if m.round == query.validated_data["round"]]
+        names = {p.pk: p.display_name for m in found for p in m.players()}
+        return Response([stage_match(m, names) for m in found])
+
+    @extend_schema(request=None, responses=BracketSerializer)
+    @action(detail=True, methods=["post"], url_path="next-stage")
+    def next_stage(self, request, pk=None):
+        """Make the knockout of groups then a knockout (admins), once every group match is
+        decided (before that: 409); answers the bracket."""
+        tournament = stages.make_knockout(tournament=self.get_object(), by=request.user)
+        return Response(bracket_json(tournament))
+
+    @extend_schema(request=None, responses=StageMatchSerializer(many=True))
+    @action(detail=True, methods=["post"], url_path="rounds/next")
+    def next_round(self, request, pk=None):
+        """Pair a Swiss's next round (admins) once the last one is decided (before that, or
+        after the last round: 409); answers the new round's matches."""
+        made = stages.next_round(tournament=self.get_object(), by=request.user)
+        for m in made:
+            m.status = reads.match_status(m, None)
+        names = {p.pk: p.display_name for m in made for p in m.players()}
+        return Response([stage_match(m, names) for m in made])
 
 
 def _player(tournament, player_id) -> Player:

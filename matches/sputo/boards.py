@@ -44,9 +44,10 @@ from matches.boards import (
 from matches.boards.charts import player_chart, rating_series
 from matches.boards.models import PlayerRating
 from matches.results.models import Outcome, OutcomeStatus
-from matches.sputo import bracket
+from matches.sputo import bracket, places
 from matches.sputo.models import (
     Entrant,
+    Format,
     SputoTally,
     Tournament,
     TournamentMatch,
@@ -134,6 +135,19 @@ def _standings(tournament: Tournament, matches: list[TournamentMatch]) -> list[d
     if tournament.status != TournamentStatus.FINISHED:
         return []
     players = {p.pk: p for m in matches for p in m.players()}
+    if tournament.format != Format.SINGLE_ELIMINATION:  # a table's places, or with groups
+        return [
+            {
+                "place": place,
+                "place_label": place_label(place),
+                "player": players.get(player),
+                "round_reached": reached,
+                "round_label": round_label(bracket.MAIN, reached, tournament.rounds)
+                if reached
+                else "",
+            }
+            for place, player, reached in places.standings_of(tournament)
+        ]
     slots = [m.as_slot() for m in matches]
     return [
         {
@@ -262,7 +276,8 @@ def _entry(player: Player, entrant: Entrant, mine: list[TournamentMatch], games)
     reached = max((m.round for m in mine if m.kind == bracket.MAIN), default=1)
     if entrant.place is not None:
         entry.place, entry.place_label = entrant.place, place_label(entrant.place)
-    entry.round_label = round_label(bracket.MAIN, reached, tournament.rounds)
+    if any(m.kind == bracket.MAIN for m in mine) or not tournament.has_table:
+        entry.round_label = round_label(bracket.MAIN, reached, tournament.rounds)
     knocked_out = False
     for m in mine:
         if not m.result:

@@ -27,6 +27,8 @@ from matches.sputo.tasks import RATED, update_sputo_ratings
 from matches.sputo.webhooks import announce_finished, announce_ready, ready_seats
 from plumbing.errors import Conflict
 
+KNOCKOUT_KINDS = (bracket.MAIN, bracket.THIRD)
+
 #: What a result can change of a match, written with it (``bulk_update``).
 RESULT_FIELDS = ["player_a", "player_b", "winner", "result", "decided_at", "needs_resolution"]
 
@@ -49,6 +51,44 @@ def write_changes(changes, matches: dict, *, now) -> set:
         elif change.what in ("flag", "unflag"):
             match.needs_resolution = change.after
     return touched
+
+
+def build_knockout(tournament: Tournament, player_of_seed: dict[int, int], *, now) -> list:
+    """Create a knockout's every match (``bracket.draw``), seeds 1 to N as given, the byes'
+    players moved on before anything is written; ``tournament.rounds`` set (not saved)."""
+    tournament.rounds = bracket.rounds_for(len(player_of_seed))
+    matches = []
+    for drawn in bracket.draw(len(player_of_seed), third_place=tournament.third_place):
+        a = player_of_seed.get(drawn.seed_a) if drawn.seed_a else None
+        b = player_of_seed.get(drawn.seed_b) if drawn.seed_b else None
+        matches.append(
+            TournamentMatch(
+                club_id=tournament.club_id,
+                tournament=tournament,
+                kind=drawn.kind,
+                round=drawn.round,
+                position=drawn.position,
+                player_a_id=a,
+                player_b_id=b,
+                winner_id=a if drawn.bye else None,
+                result=bracket.BYE if drawn.bye else "",
+                decided_at=now if drawn.bye else None,
+                best_of=tournament.best_of_for(kind=drawn.kind, round=drawn.round),
+            )
+        )
+    slots = [m.as_slot(id=n) for n, m in enumerate(matches)]
+    write_changes(
+        bracket.settle(slots, rounds=tournament.rounds).changes,
+        dict(enumerate(matches)),
+        now=now,
+    )
+    TournamentMatch.objects.bulk_create(matches)
+    return matches
+
+
+def knockout_matches(tournament: Tournament):
+    """The matches of the tournament's knockout (all of a single elimination's)."""
+    return tournament.matches.filter(kind__in=KNOCKOUT_KINDS)
 
 
 def _state(slot: bracket.Slot) -> dict:
@@ -182,7 +222,7 @@ def _plan(match: TournamentMatch, payload: dict | None, awards: dict | None = No
     # again, and ordered by way of it as the model's ordering is, it cost a third of the read.
     # Its players are not joined either (half of the read's time, Django's): a plan's names
     # are read when it is shown or written to the history (``Plan.names``).
-    bracket_rows = tournament.matches.order_by("round", "kind", "position")
+    bracket_rows = knockout_matches(tournament).order_by("round", "kind", "position")
     matches = {m.pk: m for m in bracket_rows}
     subject = matches[match.pk]
     if payload is not None and subject.needs_resolution:
@@ -201,7 +241,9 @@ def _plan(match: TournamentMatch, payload: dict | None, awards: dict | None = No
         after = {"result": payload["result"], "winner": payload.get("winner")}
     original = {m.pk: m.as_slot(open_report=m.pk in open_reports) for m in matches.values()}
     slots = list(original.values())
-    old_standings = bracket.standings(slots, rounds=tournament.rounds)
+    old_standings = places.with_groups(
+        tournament, bracket.standings(slots, rounds=tournament.rounds)
+    )
     slots = [
         replace(s, result=after["result"], winner=after["winner"], needs_resolution=False)
         if s.id == match.pk
@@ -223,7 +265,9 @@ def _plan(match: TournamentMatch, payload: dict | None, awards: dict | None = No
             }
         )
     new_slots = list(settled.slots.values())
-    new_standings = bracket.standings(new_slots, rounds=tournament.rounds)
+    new_standings = places.with_groups(
+        tournament, bracket.standings(new_slots, rounds=tournament.rounds)
+    )
     plan = Plan(
         tournament=tournament,
         matches=matches,
@@ -361,7 +405,7 @@ def queue_ratings(club_id: int, *, since=None) -> None:
 def expected_seats(match: TournamentMatch) -> tuple[int | None, int | None]:
     """Who the bracket says should sit in ``match`` now."""
     tournament = match.tournament
-    slots = [m.as_slot() for m in tournament.matches.all()]
+    slots = [m.as_slot() for m in knockout_matches(tournament)]
     target = next(s for s in slots if s.id == match.pk)
     slots = [replace(s, result="", winner=None) if s.id == match.pk else s for s in slots]
     settled = bracket.settle(slots, rounds=tournament.rounds)

@@ -1,6 +1,7 @@
 """The demo's Sputo tournaments, played by the rules engine's bots through the same services
-as real results: a finished 13-player knockout (byes, a walkover, a correction in its audit)
-and a running 8-player one; then the ratings.
+as real results: a finished 13-player knockout (byes, a walkover, a correction in its audit),
+a running 8-player one, a groups-then-knockout in its knockout and a Swiss in its third
+round; then the ratings.
 
 ``build(demo)`` is a part of ``manage.py demo`` (the parts protocol: ``clubs/demo.py``);
 ``build_tournaments(club, admin=..., scorer=..., rng=..., now=...)`` does the work.
@@ -16,7 +17,7 @@ from django.utils import timezone
 from clubs.demo import ADMIN, DEMO_SLUG, SCORER
 from clubs.models import Club
 from matches.results import steps
-from matches.sputo import services
+from matches.sputo import services, stages
 from matches.sputo.models import TournamentMatch
 from matches.sputo.tasks import recompute_from_scratch
 from rules.bots import sputo as bot
@@ -158,4 +159,56 @@ def build_tournaments(club: Club, *, admin, scorer, rng: random.Random, now=None
     games = _games(rng, waiting)
     steps.report_outcome(subject=waiting, payload={"games": games}, by=waiting.player_a.user)
 
+    _stages(club, admin=admin, scorer=scorer, rng=rng, now=now, members=members)
     recompute_from_scratch(club.pk)
+
+
+def _play_all(tournament, *, scorer, rng, at, **filters) -> None:
+    for n, match in enumerate(m for m in _ready(tournament) if _matches(m, filters)):
+        steps.report_outcome(
+            subject=match,
+            payload={"games": _games(rng, match)},
+            by=scorer,
+            at=at + timedelta(minutes=5 * n),
+        )
+
+
+def _matches(match: TournamentMatch, filters: dict) -> bool:
+    return all(getattr(match, key) == value for key, value in filters.items())
+
+
+def _stages(club: Club, *, admin, scorer, rng, now, members) -> None:
+    """A groups then a knockout a week ago, its groups played and its knockout half; and a
+    Swiss running tonight, two of its four rounds played and the third paired."""
+    started = now - timedelta(days=7)
+    grouped = _tournament(
+        club,
+        admin,
+        rng.sample(members, 10),
+        name="Gironi d'inverno",
+        starts_at=started,
+        rng=rng,
+        format="groups_then_knockout",
+        groups=2,
+        advance=2,
+        third_place=False,
+    )
+    _play_all(grouped, scorer=scorer, rng=rng, at=started, kind="group")
+    stages.make_knockout(tournament=grouped, by=admin)
+    grouped.refresh_from_db()
+    semi = _ready(grouped)[0]
+    steps.report_outcome(subject=semi, payload={"games": _games(rng, semi)}, by=scorer, at=started)
+    tonight = now - timedelta(hours=2)
+    swissed = _tournament(
+        club,
+        admin,
+        rng.sample(members, 9),
+        name="Svizzero del giovedì",
+        starts_at=tonight,
+        rng=rng,
+        format="swiss",
+        swiss_rounds=4,
+    )
+    for number in (1, 2):
+        _play_all(swissed, scorer=scorer, rng=rng, at=tonight, round=number)
+        stages.next_round(tournament=swissed, by=admin)

@@ -5,16 +5,98 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.forms import add_service_errors
 from clubs.widgets import DateTimeInput
-from matches.sputo.models import BEST_OF, Seeding, Tournament, Variant
+from matches.sputo.models import BEST_OF, Format, Seeding, Tournament, Variant
 from rules.sputo import LAYOUT_TOTALS
+
+#: The formats the form offers, each with its sentence (double elimination is not served
+#: yet: ``services._clean_format``).
+FORMAT_SENTENCES = [
+    (
+        Format.SINGLE_ELIMINATION,
+        gettext_lazy("A knockout: lose once and you are out. Suits a big club's cup."),
+    ),
+    (
+        Format.ROUND_ROBIN,
+        gettext_lazy("Everyone meets everyone; the table decides. Suits a small club."),
+    ),
+    (
+        Format.GROUPS_THEN_KNOCKOUT,
+        gettext_lazy(
+            "Groups where everyone meets everyone, then the best of each group in a knockout."
+        ),
+    ),
+    (
+        Format.SWISS,
+        gettext_lazy(
+            "A set number of rounds, each pairing players on the same score who have not "
+            "met. Suits a long night with many players."
+        ),
+    ),
+]
+
+#: Which formats each of the form's format fields belongs to (the page hides the others).
+FIELD_FORMATS = {
+    "legs": [Format.ROUND_ROBIN, Format.GROUPS_THEN_KNOCKOUT],
+    "groups": [Format.GROUPS_THEN_KNOCKOUT],
+    "advance": [Format.GROUPS_THEN_KNOCKOUT],
+    "swiss_rounds": [Format.SWISS],
+    "third_place": [Format.SINGLE_ELIMINATION, Format.GROUPS_THEN_KNOCKOUT],
+    "final_best_of": [Format.SINGLE_ELIMINATION, Format.GROUPS_THEN_KNOCKOUT],
+}
+
+
+class FormatSelect(forms.RadioSelect):
+    """The formats as radio buttons, each with its sentence under its name (in its label,
+    so that a tap on the sentence chooses it too)."""
+
+    sentences: dict = {}
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        sentence = self.sentences.get(value, "")
+        if sentence:
+            label = format_html('{}<span class="format-sentence">{}</span>', label, sentence)
+        return super().create_option(name, value, label, selected, index, subindex, attrs)
 
 
 class TournamentForm(forms.ModelForm):
+    format = forms.ChoiceField(
+        label=gettext_lazy("Format"),
+        choices=[(f.value, f.label) for f, _s in FORMAT_SENTENCES],
+        initial=Format.SINGLE_ELIMINATION,
+        required=False,  # not given: a single elimination, as before formats
+        widget=FormatSelect(attrs={"class": "format-choice"}),
+    )
+    legs = forms.TypedChoiceField(
+        label=gettext_lazy("Everyone meets everyone"),
+        choices=[(1, gettext_lazy("Once")), (2, gettext_lazy("Twice (two legs)"))],
+        coerce=int,
+        initial=1,
+        required=False,
+        empty_value=1,
+    )
+    groups = forms.IntegerField(
+        label=gettext_lazy("Groups"), min_value=1, max_value=64, required=False
+    )
+    advance = forms.IntegerField(
+        label=gettext_lazy("Going through from each group"),
+        min_value=1,
+        max_value=64,
+        required=False,
+    )
+    swiss_rounds = forms.IntegerField(
+        label=gettext_lazy("Rounds"), min_value=1, max_value=30, required=False
+    )
+    capacity = forms.IntegerField(
+        label=gettext_lazy("Most players (empty: no limit)"),
+        min_value=2,
+        required=False,
+    )
     starts_at = forms.DateTimeField(
         label=gettext_lazy("Starts"),
         widget=DateTimeInput(),
@@ -41,6 +123,12 @@ class TournamentForm(forms.ModelForm):
             "name",
             "starts_at",
             "venue",
+            "format",
+            "legs",
+            "groups",
+            "advance",
+            "swiss_rounds",
+            "capacity",
             "variant",
             "best_of",
             "final_best_of",
@@ -52,18 +140,28 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["variant"].choices = Variant.choices
         self.fields["seeding"].choices = Seeding.choices
+        self.fields["format"].widget.sentences = dict(FORMAT_SENTENCES)
+        for name, shown in FIELD_FORMATS.items():
+            self.fields[name].widget.attrs["data-formats"] = " ".join(shown)
         if self.instance.pk:
             options = self.instance.options or {}
             self.fields["suit_match"].initial = options.get("suit_match", False)
             self.fields["splash"].initial = options.get("splash", False)
+
+    def clean_format(self) -> str:
+        return self.cleaned_data.get("format") or Format.SINGLE_ELIMINATION
 
     def add_refusal(self, error: ValidationError) -> None:
         """The service's refusal by the fields it names (the others above the form)."""
         add_service_errors(self, error)
 
     def values(self) -> dict:
+        """What the service takes: the fields of the format chosen, not the hidden ones."""
         data = dict(self.cleaned_data)
         data["options"] = {"suit_match": data.pop("suit_match"), "splash": data.pop("splash")}
+        for name, shown in FIELD_FORMATS.items():
+            if data.get("format") not in shown:
+                data.pop(name, None)
         return data
 
 

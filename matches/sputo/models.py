@@ -30,7 +30,7 @@ from clubs.inbox.services import Waiting
 from clubs.merge_policy import Carry, Drop, Move
 from clubs.models import Club, ClubOwnedQuerySet, HouseRuleSet, Player, Season
 from matches.results.models import OutcomeSubject
-from matches.sputo import bracket, tally
+from matches.sputo import bracket, formats, tally
 
 RATINGS_TASK = "matches.sputo.tasks.update_sputo_ratings"
 
@@ -54,6 +54,17 @@ class Variant(models.TextChoices):
     CLASSIC = "classic", gettext_lazy("Classic (Sputo nell'occhio)")
     MODERN = "modern", gettext_lazy("Modern (two decks)")
     SINGLE_DECK = "single_deck", gettext_lazy("Single deck")
+
+
+class Format(models.TextChoices):
+    SINGLE_ELIMINATION = "single_elimination", gettext_lazy("Single elimination")
+    DOUBLE_ELIMINATION = "double_elimination", gettext_lazy("Double elimination")
+    ROUND_ROBIN = "round_robin", gettext_lazy("Round robin")
+    GROUPS_THEN_KNOCKOUT = "groups_then_knockout", gettext_lazy("Groups, then a knockout")
+    SWISS = "swiss", gettext_lazy("Swiss")
+
+
+KNOCKOUT_FORMATS = [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION]
 
 
 BEST_OF = [
@@ -109,6 +120,50 @@ class Tournament(models.Model):
         help_text=gettext_lazy("The final's own format, if it has one."),
     )
     third_place = models.BooleanField(gettext_lazy("third-place match"), default=True)
+    format = models.CharField(
+        gettext_lazy("format"),
+        max_length=24,
+        choices=Format.choices,
+        default=Format.SINGLE_ELIMINATION,
+    )
+    grand_final_reset = models.BooleanField(
+        gettext_lazy("grand final reset"),
+        default=True,
+        help_text=gettext_lazy(
+            "Double elimination: if the losers' champion wins the grand final, a second match "
+            "decides."
+        ),
+    )
+    legs = models.PositiveSmallIntegerField(
+        gettext_lazy("legs"),
+        default=1,
+        help_text=gettext_lazy("Round robin and groups: everyone meets everyone once or twice."),
+    )
+    groups = models.PositiveSmallIntegerField(gettext_lazy("groups"), null=True, blank=True)
+    advance = models.PositiveSmallIntegerField(
+        gettext_lazy("advance per group"), null=True, blank=True
+    )
+    knockout_format = models.CharField(
+        gettext_lazy("knockout format"),
+        max_length=24,
+        choices=[(f.value, f.label) for f in KNOCKOUT_FORMATS],
+        default=Format.SINGLE_ELIMINATION,
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(
+        gettext_lazy("Swiss rounds"), null=True, blank=True
+    )
+    capacity = models.PositiveIntegerField(
+        gettext_lazy("capacity"),
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("The most players who can enter; the others wait on a list."),
+    )
+    forbidden_pairs = models.JSONField(
+        gettext_lazy("forbidden pairings"),
+        default=list,
+        blank=True,
+        help_text=gettext_lazy("Swiss: pairs of players never paired together, [[id, id], ...]."),
+    )
     seeding = models.CharField(
         gettext_lazy("seeding"), max_length=8, choices=Seeding.choices, default=Seeding.RATING
     )
@@ -159,6 +214,10 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=TournamentStatus.values), name="tournament_status_valid"
             ),
+            models.CheckConstraint(
+                condition=Q(format__in=Format.values), name="tournament_format_valid"
+            ),
+            models.CheckConstraint(condition=Q(legs__in=[1, 2]), name="tournament_legs"),
         ]
 
     def __str__(self) -> str:
@@ -194,6 +253,11 @@ class Tournament(models.Model):
     @property
     def is_drawn(self) -> bool:
         return self.drawn_at is not None
+
+    @property
+    def has_table(self) -> bool:
+        """Whether the tournament has a stage of standings (round robin, groups, Swiss)."""
+        return self.format in (Format.ROUND_ROBIN, Format.GROUPS_THEN_KNOCKOUT, Format.SWISS)
 
     def best_of_for(self, *, kind: str, round: int) -> int:
         if kind == bracket.MAIN and round == self.rounds and self.final_best_of:
@@ -269,12 +333,17 @@ class Entrant(models.Model):
 
 
 class TournamentMatch(OutcomeSubject):
-    """One match of the bracket: round 1 is the first, ``position`` counts from 0 within its
-    round; the third-place match is ``kind="third_place"`` in the final's round."""
+    """One match: round 1 is the first, ``position`` counts from 0 within its round and
+    kind. A knockout's are ``main`` (the third-place match ``third_place`` in the final's
+    round); a round robin's, a group's and a Swiss round's are of their own kind
+    (``matches.sputo.formats``), a group's with its ``group``'s name."""
 
     class Kind(models.TextChoices):
         MAIN = bracket.MAIN, gettext_lazy("Bracket")
         THIRD = bracket.THIRD, gettext_lazy("Third-place match")
+        ROUND_ROBIN = formats.ROUND_ROBIN, gettext_lazy("Round robin")
+        GROUP = formats.GROUP, gettext_lazy("Group")
+        SWISS = formats.SWISS, gettext_lazy("Swiss round")
 
     class Result(models.TextChoices):
         NONE = "", gettext_lazy("Not decided")
@@ -300,6 +369,14 @@ class TournamentMatch(OutcomeSubject):
     )
     round = models.PositiveSmallIntegerField(gettext_lazy("round"))
     position = models.PositiveIntegerField(gettext_lazy("position"))
+    group = models.CharField(gettext_lazy("group"), max_length=4, blank=True, default="")
+    table = models.PositiveSmallIntegerField(gettext_lazy("table"), null=True, blank=True)
+    pairing = models.JSONField(
+        gettext_lazy("pairing"),
+        default=dict,
+        blank=True,
+        help_text=gettext_lazy("A Swiss pairing's reasons, as the engine gave them."),
+    )
     player_a = models.ForeignKey(
         Player,
         on_delete=models.RESTRICT,
@@ -376,7 +453,7 @@ class TournamentMatch(OutcomeSubject):
 
     @property
     def round_label(self) -> str:
-        return round_label(self.kind, self.round, self.tournament.rounds)
+        return round_label(self.kind, self.round, self.tournament.rounds, group=self.group)
 
     @property
     def bye(self) -> bool:
@@ -408,9 +485,15 @@ class TournamentMatch(OutcomeSubject):
         )
 
 
-def round_label(kind: str, round_: int, rounds: int) -> str:
+def round_label(kind: str, round_: int, rounds: int, *, group: str = "") -> str:
     if kind == bracket.THIRD:
         return _("Third place")
+    if kind == formats.GROUP:
+        if group:
+            return _("Group %(group)s, round %(n)s") % {"group": group, "n": round_}
+        return _("Groups, round %(n)s") % {"n": round_}
+    if kind in formats.TABLE_KINDS:
+        return pgettext("tournament round", "Round %(n)s") % {"n": round_}
     left = rounds - round_
     if left == 0:
         return _("Final")

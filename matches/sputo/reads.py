@@ -11,8 +11,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.models import Player
 from matches.results.models import Outcome, OutcomeStatus
-from matches.sputo import bracket
-from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus, round_label
+from matches.sputo import bracket, places, tables
+from matches.sputo.models import Format, Tournament, TournamentMatch, TournamentStatus, round_label
 
 
 class Status:
@@ -63,6 +63,14 @@ class Bracket:
     open: dict[int, Outcome] = field(default_factory=dict)
     seeds: dict[int, int] = field(default_factory=dict)
 
+    all_matches: list[TournamentMatch] = field(default_factory=list)
+    tables: list[dict] = field(default_factory=list)  # a stage's standings, by group
+
+    @property
+    def knockout_first(self) -> bool:
+        """Groups then a knockout, the knockout made: the bracket comes before the groups."""
+        return bool(self.rounds) and self.tournament.format == Format.GROUPS_THEN_KNOCKOUT
+
     def matches(self) -> list[TournamentMatch]:
         found = [m for _label, ms in self.rounds for m in ms]
         return found + ([self.third_place] if self.third_place else [])
@@ -97,13 +105,51 @@ def bracket_of(tournament: Tournament) -> Bracket:
         m.seed_a = seeds.get(m.player_a_id)
         m.seed_b = seeds.get(m.player_b_id)
         m.seated = [(m.player_a, m.seed_a), (m.player_b, m.seed_b)]
-    result = Bracket(tournament=tournament, open=opened, seeds=seeds)
-    for n in range(1, tournament.rounds + 1):
-        in_round = [m for m in matches if m.round == n and m.kind == bracket.MAIN]
-        result.rounds.append((round_label(bracket.MAIN, n, tournament.rounds), in_round))
-    result.third_place = next((m for m in matches if m.kind == bracket.THIRD), None)
+    result = Bracket(tournament=tournament, open=opened, seeds=seeds, all_matches=matches)
+    kind = tables.KIND_OF_FORMAT.get(tournament.format)
+    if tournament.format in (Format.ROUND_ROBIN, Format.SWISS):
+        # A table's rounds, as they are made (a Swiss's, a round at a time).
+        for n in sorted({m.round for m in matches if m.kind == kind}):
+            in_round = [m for m in matches if m.round == n and m.kind == kind]
+            result.rounds.append((round_label(kind, n, tournament.rounds), in_round))
+    else:
+        for n in range(1, tournament.rounds + 1):
+            in_round = [m for m in matches if m.round == n and m.kind == bracket.MAIN]
+            result.rounds.append((round_label(bracket.MAIN, n, tournament.rounds), in_round))
+        result.third_place = next((m for m in matches if m.kind == bracket.THIRD), None)
     result.standings = _standings(tournament, matches)
+    if tournament.has_table:
+        result.tables = _tables(tournament, [m for m in matches if m.kind == kind])
     return result
+
+
+def _tables(tournament: Tournament, matches: list[TournamentMatch]) -> list[dict]:
+    """The stage's tables for the page: each group's rows (with why, in words) and, for a
+    group, its matches; a Swiss pairing's reasons on its match (``why``)."""
+    names = {p.pk: p.display_name for m in matches for p in m.players()}
+    for m in matches:
+        m.why = tables.pairing_words(m.pairing, names) if m.pairing else ""
+    found = []
+    for group in tables.groups_of(tournament, matches):
+        rows = [
+            {
+                "rank": row.rank,
+                "player": row.player,
+                "name": names.get(row.player, ""),
+                "played": row.played,
+                "won": row.won,
+                "lost": row.lost,
+                "points": row.points,
+                "games": f"{row.games_for}–{row.games_against}",
+                "cards": row.cards,
+                "buchholz": row.buchholz,
+                "why": tables.why(row, names),
+            }
+            for row in group.rows
+        ]
+        mine = [m for m in matches if group.name and m.group == group.name]
+        found.append({"name": group.name, "rows": rows, "matches": mine})
+    return found
 
 
 def _standings(tournament: Tournament, matches: list[TournamentMatch]) -> list[dict]:
@@ -112,9 +158,27 @@ def _standings(tournament: Tournament, matches: list[TournamentMatch]) -> list[d
         for p in (m.player_a, m.player_b):
             if p is not None:
                 names[p.pk] = p.display_name
-    slots = [m.as_slot() for m in matches]
     if tournament.status != TournamentStatus.FINISHED:
         return []
+    if tournament.format != Format.SINGLE_ELIMINATION:
+        found = places.standings_of(tournament)
+        for pk, name in Player.objects.filter(pk__in=[p for _n, p, _r in found]).values_list(
+            "pk", "display_name"
+        ):
+            names[pk] = name
+        return [
+            {
+                "place": place,
+                "player": player,
+                "name": names.get(player, ""),
+                "round_reached": reached,
+                "round_label": round_label(bracket.MAIN, reached, tournament.rounds)
+                if reached
+                else "",
+            }
+            for place, player, reached in found
+        ]
+    slots = [m.as_slot() for m in matches]
     return [
         {
             "place": place,

@@ -11,8 +11,8 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from clubs.api import ClubSlugField
-from clubs.models import Season
-from matches.sputo import reads, services
+from clubs.models import Player, Season
+from matches.sputo import reads, services, tables
 from matches.sputo.models import (
     BEST_OF,
     Entrant,
@@ -22,7 +22,7 @@ from matches.sputo.models import (
     Variant,
 )
 from matches.sputo.payload import KEYS as RESULT_KEYS
-from plumbing.strict import StrictModelSerializer, StrictSerializer
+from plumbing.strict import StrictModelSerializer, StrictQuerySerializer, StrictSerializer
 from rules.sputo import LAYOUT_TOTALS, OPTION_NAMES
 
 # --- Serializers -------------------------------------------------------------------------
@@ -369,4 +369,106 @@ def bracket_json(tournament) -> dict:
             {k: row[k] for k in ("place", "player", "name", "round_reached")}
             for row in data.standings
         ],
+    }
+
+
+class TableRowSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    points = serializers.IntegerField()
+    games_for = serializers.IntegerField()
+    games_against = serializers.IntegerField()
+    cards = serializers.IntegerField(help_text=gettext_lazy("Sputo's own measure (RULES.md)."))
+    buchholz = serializers.IntegerField(allow_null=True)
+    median_buchholz = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField()
+    why = serializers.CharField(help_text=gettext_lazy("Why the row stands above the next."))
+
+
+class TableGroupSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    rows = TableRowSerializer(many=True)
+
+
+class StandingsSerializer(serializers.Serializer):
+    stage = serializers.ChoiceField(choices=["groups", "round_robin", "swiss"])
+    groups = TableGroupSerializer(many=True)
+
+
+class StageMatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    round = serializers.IntegerField()
+    round_label = serializers.CharField()
+    position = serializers.IntegerField()
+    player_a = serializers.IntegerField(allow_null=True)
+    player_b = serializers.IntegerField(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    group = serializers.CharField(allow_null=True)
+    bye = serializers.BooleanField()
+    result = serializers.CharField()
+    status = serializers.CharField()
+    why = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("A Swiss pairing's reasons, in words.")
+    )
+
+
+class RoundQuerySerializer(StrictQuerySerializer):
+    round = serializers.IntegerField(required=False, min_value=1, max_value=10_000)
+
+
+def standings_json(tournament) -> dict:
+    found = tables.groups_of(tournament)
+    ids = {row.player for group in found for row in group.rows}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+    swiss = tournament.format == "swiss"
+    return {
+        "stage": tables.STAGE_OF_FORMAT[tournament.format],
+        "groups": [
+            {
+                "name": group.name,
+                "rows": [
+                    {
+                        "player": row.player,
+                        "name": names.get(row.player, ""),
+                        "played": row.played,
+                        "won": row.won,
+                        "lost": row.lost,
+                        "points": row.points,
+                        "games_for": row.games_for,
+                        "games_against": row.games_against,
+                        "cards": row.cards,
+                        "buchholz": row.buchholz if swiss else None,
+                        "median_buchholz": row.median_buchholz if swiss else None,
+                        "rank": row.rank,
+                        "why": tables.why(row, names),
+                    }
+                    for row in group.rows
+                ],
+            }
+            for group in found
+        ],
+    }
+
+
+def stage_match(match, names: dict[int, str]) -> dict:
+    return {
+        "id": match.pk,
+        "kind": match.kind,
+        "round": match.round,
+        "round_label": match.round_label,
+        "position": match.position,
+        "player_a": match.player_a_id,
+        "player_b": match.player_b_id,
+        "winner": match.winner_id,
+        "table": match.table,
+        "group": match.group or None,
+        "bye": match.bye,
+        "result": match.result,
+        "status": match.status,
+        "why": tables.pairing_words(match.pairing, names) if match.pairing else None,
     }

@@ -25,11 +25,13 @@ from clubs.services import add_guest
 from matches.boards.models import PlayerRating
 from matches.results import steps
 from matches.results.adapters import adapter_for
-from matches.sputo import bracket
-from matches.sputo.bracket_changes import boards_changed, expected_seats, write_changes
+from matches.sputo import stages
+from matches.sputo.bracket_changes import boards_changed, build_knockout, expected_seats
 from matches.sputo.models import (
     BEFORE_DRAW,
+    KNOCKOUT_FORMATS,
     Entrant,
+    Format,
     Seeding,
     Tournament,
     TournamentMatch,
@@ -53,7 +55,43 @@ EDITABLE = [
     "third_place",
     "seeding",
     "season",
+    "format",
+    "grand_final_reset",
+    "legs",
+    "groups",
+    "advance",
+    "knockout_format",
+    "swiss_rounds",
+    "capacity",
+    "forbidden_pairs",
 ]
+
+#: The fields of a format, and the formats each makes sense in.
+FORMAT_FIELDS = {
+    "grand_final_reset": {Format.DOUBLE_ELIMINATION, Format.GROUPS_THEN_KNOCKOUT},
+    "legs": {Format.ROUND_ROBIN, Format.GROUPS_THEN_KNOCKOUT},
+    "groups": {Format.GROUPS_THEN_KNOCKOUT},
+    "advance": {Format.GROUPS_THEN_KNOCKOUT},
+    "knockout_format": {Format.GROUPS_THEN_KNOCKOUT},
+    "swiss_rounds": {Format.SWISS},
+    "forbidden_pairs": {Format.SWISS},
+    "third_place": {Format.SINGLE_ELIMINATION, Format.GROUPS_THEN_KNOCKOUT},
+    "final_best_of": {
+        Format.SINGLE_ELIMINATION,
+        Format.DOUBLE_ELIMINATION,
+        Format.GROUPS_THEN_KNOCKOUT,
+    },
+}
+#: What a format's fields are when it is chosen and they are not given.
+FORMAT_DEFAULTS = {
+    "grand_final_reset": True,
+    "legs": 1,
+    "groups": None,
+    "advance": None,
+    "knockout_format": Format.SINGLE_ELIMINATION,
+    "swiss_rounds": None,
+    "forbidden_pairs": [],
+}
 
 MOVES = {
     TournamentStatus.DRAFT: {TournamentStatus.REGISTRATION, TournamentStatus.CANCELLED},
@@ -97,7 +135,115 @@ def _clean(values: dict, *, club: Club) -> dict:
     season = cleaned.get("season")
     if season is not None and season.club_id != club.pk:
         raise not_found("season", _("This season is not this club's."))
+    if "capacity" in cleaned and cleaned["capacity"] is not None:
+        if not _whole(cleaned["capacity"], 2, 100_000):
+            raise ValidationError({"capacity": _("A capacity is a whole number from 2.")})
+    if "forbidden_pairs" in cleaned:
+        cleaned["forbidden_pairs"] = _forbidden(cleaned["forbidden_pairs"], club=club)
     return cleaned
+
+
+def _whole(value, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _forbidden(value, *, club: Club) -> list[list[int]]:
+    """Pairs of the club's players, as ``[[id, id], ...]`` (smaller id first, once each)."""
+    shape = _("Forbidden pairings are a list of [player id, player id].")
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ValidationError({"forbidden_pairs": shape})
+    pairs: set[tuple[int, int]] = set()
+    for pair in value:
+        if (
+            not isinstance(pair, list | tuple)
+            or len(pair) != 2
+            or not all(_whole(pk, 1, 2**62) for pk in pair)
+            or pair[0] == pair[1]
+        ):
+            raise ValidationError({"forbidden_pairs": shape})
+        pairs.add((min(pair), max(pair)))
+    ids = {pk for pair in pairs for pk in pair}
+    known = set(club.players.active().filter(pk__in=ids).values_list("pk", flat=True))
+    if ids - known:
+        raise ValidationError(
+            {
+                "forbidden_pairs": _("No such player in this club: %(ids)s.")
+                % {"ids": sorted(ids - known)}
+            }
+        )
+    return [list(pair) for pair in sorted(pairs)]
+
+
+def _clean_format(merged: dict, given: set[str]) -> dict:
+    """The format's own fields checked together (``merged``: the tournament as it would be;
+    ``given``: the fields the request sets): a field that does not apply to the format, or
+    a format without what it needs, is a ``ValidationError`` naming the field. The fields
+    of another format, not given, go back to their defaults."""
+    chosen = merged.get("format", Format.SINGLE_ELIMINATION)
+    if chosen not in Format.values:
+        raise ValidationError(
+            {"format": _("Choose %(formats)s.") % {"formats": ", ".join(Format.values)}}
+        )
+    knockout = merged.get("knockout_format", Format.SINGLE_ELIMINATION)
+    for name, applies in FORMAT_FIELDS.items():
+        if name in given and chosen not in applies:
+            raise ValidationError(
+                {
+                    name: _("%(field)s does not apply to the format %(format)s.")
+                    % {"field": name, "format": chosen}
+                }
+            )
+    changes = {
+        name: default
+        for name, default in FORMAT_DEFAULTS.items()
+        if chosen not in FORMAT_FIELDS[name] and name not in given
+    }
+    if "grand_final_reset" in given and chosen == Format.GROUPS_THEN_KNOCKOUT:
+        if knockout != Format.DOUBLE_ELIMINATION:
+            raise ValidationError(
+                {"grand_final_reset": _("A grand final needs a double-elimination knockout.")}
+            )
+    if not isinstance(merged.get("grand_final_reset", True), bool):
+        raise ValidationError({"grand_final_reset": _("Answer true or false.")})
+    if not isinstance(merged.get("third_place", True), bool):
+        raise ValidationError({"third_place": _("Answer true or false.")})
+    if merged.get("legs", 1) not in (1, 2) or isinstance(merged.get("legs"), bool):
+        raise ValidationError({"legs": _("Everyone meets everyone once or twice: 1 or 2.")})
+    if knockout not in KNOCKOUT_FORMATS:
+        raise ValidationError(
+            {"knockout_format": _("Choose single_elimination or double_elimination.")}
+        )
+    if Format.DOUBLE_ELIMINATION in (
+        chosen,
+        knockout if chosen == Format.GROUPS_THEN_KNOCKOUT else None,
+    ):
+        raise ValidationError(
+            {
+                "format" if chosen == Format.DOUBLE_ELIMINATION else "knockout_format": _(
+                    "Double elimination is not available yet on this server."
+                )
+            }
+        )
+    if chosen == Format.GROUPS_THEN_KNOCKOUT:
+        for name, low in (("groups", 1), ("advance", 1)):
+            if not _whole(merged.get(name), low, 64):
+                raise ValidationError(
+                    {
+                        name: _("A groups stage needs %(field)s: a whole number from 1 to 64.")
+                        % {"field": name}
+                    }
+                )
+        if merged["groups"] * merged["advance"] < 2:
+            raise ValidationError(
+                {"advance": _("At least two players must go on to the knockout.")}
+            )
+    if chosen == Format.SWISS and not _whole(merged.get("swiss_rounds"), 1, 30):
+        raise ValidationError(
+            {"swiss_rounds": _("A Swiss needs its number of rounds: a whole number from 1 to 30.")}
+        )
+    return changes
 
 
 AREA = "sputo"  # the area of the club's pages a tournament's writes change
@@ -115,6 +261,7 @@ def create_tournament(*, club: Club, by, name: str, starts_at, **values) -> Tour
     if unknown:
         raise ValidationError({sorted(unknown)[0]: _("Unknown field.")})
     cleaned = _clean({"name": name, "starts_at": starts_at, **values}, club=club)
+    cleaned.update(_clean_format(cleaned, set(values)))
     if cleaned.get("season") is None:
         cleaned["season"] = club.seasons.holding(starts_at)
     tournament = Tournament.objects.create(
@@ -144,7 +291,11 @@ def update_tournament(*, tournament: Tournament, by, **values) -> Tournament:
     if values:
         if not tournament.is_open_for_changes:
             raise Conflict(_("A tournament can be changed only in draft or registration."))
-        for key, value in _clean(values, club=tournament.club).items():
+        cleaned = _clean(values, club=tournament.club)
+        merged = {name: getattr(tournament, name) for name in EDITABLE if name != "season"}
+        merged.update(cleaned)
+        cleaned.update(_clean_format(merged, set(values) - _unchanged(tournament, cleaned)))
+        for key, value in cleaned.items():
             setattr(tournament, key, value)
         tournament.save()
     if status is not None and status != tournament.status:
@@ -165,6 +316,16 @@ def update_tournament(*, tournament: Tournament, by, **values) -> Tournament:
         if tournament.is_drawn:
             boards_changed(tournament.club_id)  # a drawn tournament cancelled
     return tournament
+
+
+def _unchanged(tournament: Tournament, cleaned: dict) -> set[str]:
+    """The fields a full update (PUT) sends again as they are: not a choice of the format's
+    fields, so not refused for a format they do not apply to."""
+    return {
+        name
+        for name, value in cleaned.items()
+        if name in FORMAT_FIELDS and getattr(tournament, name) == value
+    }
 
 
 def _may_act_for(by, club: Club, player: Player) -> bool:
@@ -420,36 +581,12 @@ def draw_tournament(*, tournament: Tournament, by) -> Tournament:
     absent = [e.pk for e in entrants if e not in present]
     if absent:
         Entrant.objects.filter(pk__in=absent).update(no_show=True)
-    tournament.rounds = bracket.rounds_for(len(order))
     now = timezone.now()
-    player_of_seed = {n: e.player_id for n, e in enumerate(order, 1)}
-    matches = []
-    for drawn in bracket.draw(len(order), third_place=tournament.third_place):
-        a = player_of_seed.get(drawn.seed_a) if drawn.seed_a else None
-        b = player_of_seed.get(drawn.seed_b) if drawn.seed_b else None
-        matches.append(
-            TournamentMatch(
-                club_id=tournament.club_id,
-                tournament=tournament,
-                kind=drawn.kind,
-                round=drawn.round,
-                position=drawn.position,
-                player_a_id=a,
-                player_b_id=b,
-                winner_id=a if drawn.bye else None,
-                result=bracket.BYE if drawn.bye else "",
-                decided_at=now if drawn.bye else None,
-                best_of=tournament.best_of_for(kind=drawn.kind, round=drawn.round),
-            )
-        )
-    # The byes' players move on before anything is written.
-    slots = [m.as_slot(id=n) for n, m in enumerate(matches)]
-    write_changes(
-        bracket.settle(slots, rounds=tournament.rounds).changes,
-        {n: m for n, m in enumerate(matches)},
-        now=now,
-    )
-    TournamentMatch.objects.bulk_create(matches)
+    if tournament.has_table:
+        matches = stages.draw_stage(tournament, [e.player_id for e in order], now=now)
+    else:
+        player_of_seed = {n: e.player_id for n, e in enumerate(order, 1)}
+        matches = build_knockout(tournament, player_of_seed, now=now)
     tournament.status = TournamentStatus.RUNNING
     tournament.drawn_at = now
     tournament.save(update_fields=["status", "rounds", "drawn_at"])
@@ -459,7 +596,14 @@ def draw_tournament(*, tournament: Tournament, by) -> Tournament:
         tournament,
         action="draw",
         by=by,
-        data={"seeding": tournament.seeding, "seed": tournament.seed, "entrants": len(order)},
+        data={
+            "seeding": tournament.seeding,
+            "seed": tournament.seed,
+            "entrants": len(order),
+            "format": tournament.format,
+            # The lot that orders players level on everything in a table (``tables.lots``).
+            "lots": sorted(lots, key=lots.get) if (lots := stages.lots_of(tournament)) else [],
+        },
     )
     return tournament
 

@@ -14,9 +14,23 @@ from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
 LATEST = 3
 
 
-def _current_round(matches: list[TournamentMatch]) -> int | None:
-    """The first round with a match still to be decided (None: all decided)."""
-    undecided = [m.round for m in matches if not m.result and m.kind == TournamentMatch.Kind.MAIN]
+KNOCKOUT = {TournamentMatch.Kind.MAIN, TournamentMatch.Kind.THIRD}
+
+
+def _stage(match: TournamentMatch) -> int:
+    """A stage of standings (a round robin's, a group's, a Swiss's rounds) comes before a
+    knockout."""
+    return 1 if match.kind in KNOCKOUT else 0
+
+
+def _current_round(matches: list[TournamentMatch]) -> tuple[int, int] | None:
+    """The (stage, round) of the first round with a match still to be decided (None: all
+    decided); a knockout's third-place match is of its final's round."""
+    undecided = [
+        (_stage(m), m.round)
+        for m in matches
+        if not m.result and m.kind != TournamentMatch.Kind.THIRD
+    ]
     return min(undecided) if undecided else None
 
 
@@ -29,7 +43,7 @@ def _match(match: TournamentMatch, open_outcomes) -> dict:
 def _row(tournament: Tournament, matches: list[TournamentMatch], open_outcomes) -> dict:
     current = _current_round(matches)
     in_round = sorted(
-        (m for m in matches if m.round == current and m.result != "bye"),
+        (m for m in matches if (_stage(m), m.round) == current and m.result != "bye"),
         key=lambda m: (m.kind, m.position),
     )
     decided = sorted(

@@ -25,6 +25,8 @@ urlpatterns = [
     path(f"{T}cancel/", entrant_views.cancel, name="cancel"),
     path(f"{T}check-in/", views.check_in, name="check_in"),
     path(f"{T}draw/", views.draw, name="draw"),
+    path(f"{T}next-stage/", views.next_stage, name="next_stage"),
+    path(f"{T}rounds/next/", views.next_round, name="next_round"),
     path(f"{T}matches/<int:match_id>/", views.match_page, name="match"),
     path(f"{T}matches/<int:match_id>/resolve/", views.resolve, name="resolve"),
     path(

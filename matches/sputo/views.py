@@ -23,7 +23,7 @@ from matches.results import audit, steps
 from matches.results.adapters import actor
 from matches.results.audit import reported_by
 from matches.results.views import Refused, StepPage
-from matches.sputo import bracket_changes, calendar, reads, services
+from matches.sputo import bracket_changes, calendar, reads, services, stages
 from matches.sputo.forms import ResultForm, TournamentForm
 from matches.sputo.models import CalendarFeed, Tournament, TournamentMatch, TournamentStatus
 from matches.sputo.preview import readable as preview_in_words
@@ -131,12 +131,25 @@ def _tournament_rows(access, tournament) -> dict:
     }
     if tournament.is_drawn:
         rows["bracket"] = reads.bracket_of(tournament)
+        rows["next_step"] = _next_step(tournament, rows["bracket"])
     if access.is_scorer and tournament.status in services.BEFORE_DRAW:
         entered = {e.player_id for e in entrants}
         rows["addable"] = [
             p for p in access.club.players.active().order_by("display_name") if p.pk not in entered
         ]
     return rows
+
+
+def _next_step(tournament, drawn) -> str:
+    """The admin's next step of a stage: "knockout" (the groups' knockout to make), "round"
+    (a Swiss's next round to pair), or "" (the services say when it cannot be taken yet)."""
+    if tournament.status != TournamentStatus.RUNNING:
+        return ""
+    if tournament.format == "groups_then_knockout" and not tournament.rounds:
+        return "knockout"
+    if tournament.format == "swiss" and len(drawn.rounds) < (tournament.swiss_rounds or 0):
+        return "round"
+    return ""
 
 
 def _tournament_page(request, access, rows: dict, form=None, status: int = 200):
@@ -256,6 +269,34 @@ def draw(request, access, tournament_id):
         request,
         lambda: services.draw_tournament(tournament=tournament, by=request.user),
         _("The draw is made: the tournament is running."),
+    )
+    return redirect(tournament)
+
+
+@require_POST
+@club_page(at_least=Role.ADMIN)
+@once_per_form
+def next_stage(request, access, tournament_id):
+    """Make the groups' knockout (``stages.make_knockout``); a refusal is shown."""
+    tournament = _tournament(access, tournament_id)
+    _act(
+        request,
+        lambda: stages.make_knockout(tournament=tournament, by=request.user),
+        _("The knockout stage is made."),
+    )
+    return redirect(tournament)
+
+
+@require_POST
+@club_page(at_least=Role.ADMIN)
+@once_per_form
+def next_round(request, access, tournament_id):
+    """Pair a Swiss's next round (``stages.next_round``); a refusal is shown."""
+    tournament = _tournament(access, tournament_id)
+    _act(
+        request,
+        lambda: stages.next_round(tournament=tournament, by=request.user),
+        _("The next round is paired."),
     )
     return redirect(tournament)
 

@@ -11,8 +11,12 @@ on players' ids, no database (``bracket.py`` is the single elimination's).
 - :mod:`.standings`: the table of a round robin, a group or a Swiss, each row with why it
   stands above the next.
 
-Not yet wired to the tournaments (issue 26 lands in steps): the models, the result cycle's
-adapter, the API and the pages come next.
-
 Each takes and gives ids in seed order (the first the top seed); a rest is ``None``.
 """
+
+#: The kinds of match of a stage of standings (``TournamentMatch.kind``); a knockout's are
+#: ``bracket.MAIN`` and ``bracket.THIRD``.
+ROUND_ROBIN = "round_robin"
+GROUP = "group"
+SWISS = "swiss"
+TABLE_KINDS = frozenset({ROUND_ROBIN, GROUP, SWISS})

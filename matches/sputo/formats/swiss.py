@@ -150,7 +150,11 @@ def pair(
     limits = [0, *sorted(set(met.values()))]
     for allowed in limits:
         avoid = never | {pair for pair, times in met.items() if times > allowed}
-        pairs = _engine(table, avoid, number, total_rounds)
+        # The engine's first round is its fixed initial pairing, which knows no pairs to
+        # keep apart: with forbidden ones, it pairs it as a later round (the same halves
+        # of the same score group, matched with those pairs kept apart).
+        asked = 2 if number == 1 and avoid else number
+        pairs = _engine(table, avoid, asked, total_rounds)
         if _whole(pairs, set(players), avoid):
             break
     else:
