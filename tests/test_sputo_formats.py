@@ -387,3 +387,52 @@ def test_the_first_of_a_meets_the_second_of_b():
     seeds = groups.crossed([[(1, "A"), (2, "B")], [(3, "A"), (4, "B")]])
     # Seed order 1 v 4, 2 v 3: A's first against B's second, B's first against A's second.
     assert seeds == [1, 2, 3, 4]
+
+
+def settle_de(n: int, seed: int, reset: bool = True):
+    """A double elimination of seeds 1..n played to the end through ``de.settle``: each
+    ready match won at random, the walk's changes applied after each round of results."""
+    from dataclasses import replace
+
+    draw = random.Random(seed)
+    planned = de.plan(n, reset=reset)
+    slots = {}
+    for k, m in enumerate(planned):
+        first = m.part == de.WINNERS and m.round == 1
+        a, b = (m.a.seed, m.b.seed) if first else (None, None)
+        bye = first and b is None
+        slots[m.key] = bracket.Slot(
+            id=k,
+            kind=m.part,
+            round=m.round,
+            position=m.position,
+            a=a,
+            b=b,
+            winner=a if bye else None,
+            result=bracket.BYE if bye else "",
+        )
+    while True:
+        slots = de.settle(list(slots.values()), planned).slots
+        ready = [s for s in slots.values() if not s.decided and s.a and s.b]
+        if not ready:
+            break
+        for s in ready:
+            slots[s.key] = replace(s, winner=draw.choice([s.a, s.b]), result=bracket.PLAYED)
+    return slots
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=sizes, seed=st.integers(0, 999), reset=st.booleans())
+def test_the_double_elimination_settles_to_a_champion_and_two_losses_each(n, seed, reset):
+    slots = settle_de(n, seed, reset)
+    played = [s for s in slots.values() if s.result == bracket.PLAYED]
+    losses = Counter(s.loser for s in played)
+    table = de.standings(list(slots.values()))
+    assert table, "the tournament ends"
+    champion = table[0][1]
+    assert table[0][0] == 1 and sorted(p for _pl, p, _r in table) == list(range(1, n + 1))
+    assert losses[champion] <= 1
+    if reset:
+        assert all(losses[p] == 2 for p in range(1, n + 1) if p != champion)
+    else:
+        assert all(losses[p] in (1, 2) for p in range(1, n + 1) if p != champion)

@@ -76,7 +76,7 @@ def create(client, club, **fields):
         ({"format": "swiss", "swiss_rounds": 3, "third_place": True}, "third_place"),
         ({"format": "round_robin", "knockout_format": "single_elimination"}, "knockout_format"),
         ({"format": "single_elimination", "swiss_rounds": 3}, "swiss_rounds"),
-        ({"format": "double_elimination"}, "format"),
+        ({"format": "double_elimination", "legs": 2}, "legs"),
         ({"capacity": 1}, "capacity"),
         ({"format": "swiss", "swiss_rounds": 3, "forbidden_pairs": [[1]]}, "forbidden_pairs"),
         ({"format": "double_elimination", "bogus_field": 1}, "bogus_field"),
@@ -270,3 +270,84 @@ def test_a_corrected_group_match_after_the_knockout_says_who_would_go_through(pe
     assert tournament.matches.filter(kind="main", round=1).count() == 1
     with pytest.raises(Conflict):
         stages.make_knockout(tournament=tournament, by=admin)
+
+
+def ready(tournament):
+    return [
+        m
+        for m in undecided(tournament)
+        if m.player_a_id and m.player_b_id and not m.needs_resolution
+    ]
+
+
+def play_out(tournament, admin, pick):
+    """Every ready match played, ``pick(match)`` the winner, until none is left."""
+    while found := ready(tournament):
+        for match in found:
+            play(match, pick(match), admin)
+
+
+@pytest.mark.parametrize(("n", "reset"), [(2, True), (5, True), (8, False), (11, True)])
+def test_a_double_elimination_leaves_everyone_but_the_champion_out_after_two_losses(
+    people, n, reset
+):
+    club, admin = people["club"], people["admin"]
+    players = make_members(club, n)
+    tournament = drawn(club, admin, players, format="double_elimination", grand_final_reset=reset)
+    seed = {p.pk: k for k, p in enumerate(players)}
+    # The lower seed wins, but the second seed beats the first whenever they meet.
+    top_two = {players[0].pk, players[1].pk}
+
+    def pick(match):
+        a, b = match.player_a, match.player_b
+        if {a.pk, b.pk} == top_two:
+            return players[1]
+        return a if seed[a.pk] < seed[b.pk] else b
+
+    play_out(tournament, admin, pick)
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    losses = Counter()
+    for m in tournament.matches.filter(result="played"):
+        losses[m.player_b_id if m.winner_id == m.player_a_id else m.player_a_id] += 1
+    places = dict(Entrant.objects.filter(tournament=tournament).values_list("player_id", "place"))
+    champion = next(pk for pk, place in places.items() if place == 1)
+    assert losses[champion] <= 1
+    assert all(losses[p.pk] == 2 for p in players if p.pk != champion)
+    assert sorted(places.values())[:2] == [1, 2]
+    body = api(admin).get(f"/api/v1/tournaments/{tournament.pk}/bracket/").data
+    assert body["brackets"][-1] == "grand_final" and "losers" in body["brackets"] or n == 2
+    by_id = {m["id"]: m for rnd in body["rounds"] for m in rnd}
+    first_round = [m for m in body["rounds"][0] if not m["bye"]]
+    assert all(by_id[m["loser_to"]]["bracket"] in ("losers", "grand_final") for m in first_round)
+
+
+def test_a_correction_in_the_winners_bracket_flows_into_the_losers_bracket(people):
+    club, admin = people["club"], people["admin"]
+    players = make_members(club, 4)
+    tournament = drawn(club, admin, players, format="double_elimination")
+    play_out(tournament, admin, lambda m: m.player_a)
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    first = (
+        TournamentMatch.objects.select_related("tournament", "player_a", "player_b")
+        .filter(tournament=tournament, kind="winners", round=1)
+        .order_by("position")
+        .first()
+    )
+    dropped = TournamentMatch.objects.get(tournament=tournament, kind="losers", round=1)
+    assert first.player_b_id in (dropped.player_a_id, dropped.player_b_id)
+    preview = steps.preview_correct_outcome(
+        subject=first, payload={"walkover": first.player_b_id}, by=admin
+    )
+    assert preview["set_aside"] and preview["status"]["after"] == "running"
+    steps.correct_outcome(
+        subject=first, by=admin, payload={"walkover": first.player_b_id}, reason="Sbagliato"
+    )
+    dropped.refresh_from_db()
+    assert first.player_a_id in (dropped.player_a_id, dropped.player_b_id)  # the new loser
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.RUNNING
+    play_out(tournament, admin, lambda m: m.player_a)
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED

@@ -14,6 +14,7 @@ class Kind(models.TextChoices):
     CHECK_IN = "check_in", _("Check-in is open")
     CONFIRM_PAYMENT = "confirm_payment", _("A payment to confirm")
     INVITATION = "invitation", _("An invitation")
+    OFF_WAITING_LIST = "off_waiting_list", _("A place freed up for you")
 
 
 class NotificationQuerySet(models.QuerySet):

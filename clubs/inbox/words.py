@@ -18,6 +18,7 @@ SENTENCES = {
         _("Confirm that %(who)s paid you %(amount)s.") % {**d, "amount": _amount(d)}
     ),
     Kind.INVITATION: lambda d: _("You are invited to %(what)s.") % d,
+    Kind.OFF_WAITING_LIST: lambda d: _("A place freed up in %(what)s: you are in.") % d,
 }
 
 

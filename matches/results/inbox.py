@@ -108,7 +108,12 @@ def after_step(club_id: int, model: str, object_id: int) -> str:
         subjects = list(getattr(found, "inbox_subjects", lambda: [])())
         own = getattr(found, "inbox_waiting", None)
         if own is not None:  # what waits on the thing itself (a tournament's check-in)
-            sync(key=key_of(found), club_id=found.club_id, kinds={Kind.CHECK_IN}, waiting=own())
+            sync(
+                key=key_of(found),
+                club_id=found.club_id,
+                kinds={Kind.CHECK_IN, Kind.OFF_WAITING_LIST},
+                waiting=own(),
+            )
     else:
         subjects = adapter.inbox_subjects(found)
     for subject in subjects:

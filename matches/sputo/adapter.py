@@ -20,7 +20,7 @@ from clubs.models import Role
 from matches.results import steps
 from matches.results.adapters import ROLES, GameAdapter, Who
 from matches.results.models import OPEN
-from matches.sputo import bracket, bracket_changes, formats, stages
+from matches.sputo import bracket_changes, formats, knockout, stages
 from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
 from matches.sputo.payload import check_match_result
 from plumbing.errors import Conflict
@@ -94,9 +94,7 @@ class SputoAdapter(GameAdapter):
         a 32-player tournament, 2,500 in a 512-player one)."""
         if subject.kind in formats.TABLE_KINDS:  # a stage's match feeds no other
             return [subject]
-        keys = bracket.fed_from(
-            subject.kind, subject.round, subject.position, rounds=subject.tournament.rounds
-        )
+        keys = knockout.fed_from(subject.tournament, subject.kind, subject.round, subject.position)
         reached = Q()
         for kind, round_, position in keys:
             reached |= Q(kind=kind, round=round_, position=position)

@@ -130,7 +130,12 @@ class TournamentViewSet(AddChangeViewSet):
             entrants = tournament.entrants.select_related("player").order_by(
                 "seed", "entered_at", "pk"
             )
-            return Response(EntrantSerializer(entrants, many=True).data)
+            positions = services.waiting_positions(tournament)
+            return Response(
+                EntrantSerializer(
+                    entrants, many=True, context={"waiting_positions": positions}
+                ).data
+            )
         data = PlayerIdSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         player = _player(tournament, data.validated_data["player"])

@@ -44,7 +44,8 @@ from matches.boards import (
 from matches.boards.charts import player_chart, rating_series
 from matches.boards.models import PlayerRating
 from matches.results.models import Outcome, OutcomeStatus
-from matches.sputo import bracket, places
+from matches.sputo import bracket, knockout, places
+from matches.sputo.formats import double_elimination as de
 from matches.sputo.models import (
     Entrant,
     Format,
@@ -142,7 +143,11 @@ def _standings(tournament: Tournament, matches: list[TournamentMatch]) -> list[d
                 "place_label": place_label(place),
                 "player": players.get(player),
                 "round_reached": reached,
-                "round_label": round_label(bracket.MAIN, reached, tournament.rounds)
+                "round_label": round_label(
+                    de.LOSERS if knockout.is_double(tournament) else bracket.MAIN,
+                    reached,
+                    tournament.rounds,
+                )
                 if reached
                 else "",
             }
@@ -276,7 +281,7 @@ def _entry(player: Player, entrant: Entrant, mine: list[TournamentMatch], games)
     reached = max((m.round for m in mine if m.kind == bracket.MAIN), default=1)
     if entrant.place is not None:
         entry.place, entry.place_label = entrant.place, place_label(entrant.place)
-    if any(m.kind == bracket.MAIN for m in mine) or not tournament.has_table:
+    if any(m.kind == bracket.MAIN for m in mine):
         entry.round_label = round_label(bracket.MAIN, reached, tournament.rounds)
     knocked_out = False
     for m in mine:

@@ -16,7 +16,8 @@ from matches import boards
 from matches.results import steps
 from matches.results.adapters import CheckedOutcome
 from matches.results.models import AuditEntry, Outcome, OutcomeStatus
-from matches.sputo import bracket, places
+from matches.sputo import bracket, knockout, places
+from matches.sputo.formats import double_elimination as de
 from matches.sputo.models import (
     Tournament,
     TournamentMatch,
@@ -27,7 +28,7 @@ from matches.sputo.tasks import RATED, update_sputo_ratings
 from matches.sputo.webhooks import announce_finished, announce_ready, ready_seats
 from plumbing.errors import Conflict
 
-KNOCKOUT_KINDS = (bracket.MAIN, bracket.THIRD)
+KNOCKOUT_KINDS = knockout.KINDS
 
 #: What a result can change of a match, written with it (``bulk_update``).
 RESULT_FIELDS = ["player_a", "player_b", "winner", "result", "decided_at", "needs_resolution"]
@@ -58,32 +59,45 @@ def build_knockout(tournament: Tournament, player_of_seed: dict[int, int], *, no
     players moved on before anything is written; ``tournament.rounds`` set (not saved)."""
     tournament.rounds = bracket.rounds_for(len(player_of_seed))
     matches = []
-    for drawn in bracket.draw(len(player_of_seed), third_place=tournament.third_place):
-        a = player_of_seed.get(drawn.seed_a) if drawn.seed_a else None
-        b = player_of_seed.get(drawn.seed_b) if drawn.seed_b else None
+    for kind, round_, position, seed_a, seed_b, bye in _drawn(tournament, len(player_of_seed)):
+        a = player_of_seed.get(seed_a) if seed_a else None
+        b = player_of_seed.get(seed_b) if seed_b else None
         matches.append(
             TournamentMatch(
                 club_id=tournament.club_id,
                 tournament=tournament,
-                kind=drawn.kind,
-                round=drawn.round,
-                position=drawn.position,
+                kind=kind,
+                round=round_,
+                position=position,
                 player_a_id=a,
                 player_b_id=b,
-                winner_id=a if drawn.bye else None,
-                result=bracket.BYE if drawn.bye else "",
-                decided_at=now if drawn.bye else None,
-                best_of=tournament.best_of_for(kind=drawn.kind, round=drawn.round),
+                winner_id=a if bye else None,
+                result=bracket.BYE if bye else "",
+                decided_at=now if bye else None,
+                best_of=tournament.best_of_for(kind=kind, round=round_),
             )
         )
     slots = [m.as_slot(id=n) for n, m in enumerate(matches)]
     write_changes(
-        bracket.settle(slots, rounds=tournament.rounds).changes,
+        knockout.settle(tournament, slots).changes,
         dict(enumerate(matches)),
         now=now,
     )
     TournamentMatch.objects.bulk_create(matches)
     return matches
+
+
+def _drawn(tournament: Tournament, entrants: int):
+    """Each match of the knockout: (kind, round, position, seed A, seed B, a bye)."""
+    if knockout.is_double(tournament):
+        for m in de.plan(entrants, reset=tournament.grand_final_reset):
+            first = m.part == de.WINNERS and m.round == 1
+            a = m.a.seed if first else None
+            b = m.b.seed if first else None
+            yield m.part, m.round, m.position, a, b, first and b is None
+        return
+    for d in bracket.draw(entrants, third_place=tournament.third_place):
+        yield d.kind, d.round, d.position, d.seed_a, d.seed_b, d.bye
 
 
 def knockout_matches(tournament: Tournament):
@@ -153,9 +167,15 @@ class Plan:
         def label(slot) -> str:
             return round_label(slot.kind, slot.round, rounds)
 
+        # The rounds after the subject's, in the bracket's reading order (a double
+        # elimination's: the winners', the losers', the grand final).
         later = sorted(
-            {(s.round, s.kind) for s in self.before.values() if s.round > subject.round},
-            key=lambda rk: (rk[0], rk[1] != bracket.MAIN),
+            {
+                (s.round, s.kind)
+                for s in self.before.values()
+                if _order(s)[:2] > _order(subject)[:2]
+            },
+            key=lambda rk: _order(bracket.Slot(0, rk[1], rk[0], 0)),
         )
         return {
             "match": self.subject,
@@ -207,7 +227,7 @@ class Plan:
 
 
 def _order(slot: bracket.Slot) -> tuple:
-    return (slot.round, slot.kind != bracket.MAIN, slot.position)
+    return knockout.order(slot)
 
 
 def _summary(match: TournamentMatch) -> dict:
@@ -241,16 +261,14 @@ def _plan(match: TournamentMatch, payload: dict | None, awards: dict | None = No
         after = {"result": payload["result"], "winner": payload.get("winner")}
     original = {m.pk: m.as_slot(open_report=m.pk in open_reports) for m in matches.values()}
     slots = list(original.values())
-    old_standings = places.with_groups(
-        tournament, bracket.standings(slots, rounds=tournament.rounds)
-    )
+    old_standings = places.with_groups(tournament, knockout.standings(tournament, slots))
     slots = [
         replace(s, result=after["result"], winner=after["winner"], needs_resolution=False)
         if s.id == match.pk
         else s
         for s in slots
     ]
-    settled = bracket.settle(slots, rounds=tournament.rounds, awards=awards)
+    settled = knockout.settle(tournament, slots, awards)
     if settled.refused_awards:
         raise ValidationError(
             {
@@ -265,9 +283,7 @@ def _plan(match: TournamentMatch, payload: dict | None, awards: dict | None = No
             }
         )
     new_slots = list(settled.slots.values())
-    new_standings = places.with_groups(
-        tournament, bracket.standings(new_slots, rounds=tournament.rounds)
-    )
+    new_standings = places.with_groups(tournament, knockout.standings(tournament, new_slots))
     plan = Plan(
         tournament=tournament,
         matches=matches,
@@ -408,6 +424,6 @@ def expected_seats(match: TournamentMatch) -> tuple[int | None, int | None]:
     slots = [m.as_slot() for m in knockout_matches(tournament)]
     target = next(s for s in slots if s.id == match.pk)
     slots = [replace(s, result="", winner=None) if s.id == match.pk else s for s in slots]
-    settled = bracket.settle(slots, rounds=tournament.rounds)
+    settled = knockout.settle(tournament, slots)
     seat = settled.slots[target.key]
     return seat.a, seat.b

@@ -1,7 +1,7 @@
 """The demo's Sputo tournaments, played by the rules engine's bots through the same services
 as real results: a finished 13-player knockout (byes, a walkover, a correction in its audit),
-a running 8-player one, a groups-then-knockout in its knockout and a Swiss in its third
-round; then the ratings.
+a running 8-player one, a groups-then-knockout in its knockout, a Swiss in its third
+round and a double elimination with its first round played; then the ratings.
 
 ``build(demo)`` is a part of ``manage.py demo`` (the parts protocol: ``clubs/demo.py``);
 ``build_tournaments(club, admin=..., scorer=..., rng=..., now=...)`` does the work.
@@ -178,8 +178,9 @@ def _matches(match: TournamentMatch, filters: dict) -> bool:
 
 
 def _stages(club: Club, *, admin, scorer, rng, now, members) -> None:
-    """A groups then a knockout a week ago, its groups played and its knockout half; and a
-    Swiss running tonight, two of its four rounds played and the third paired."""
+    """A groups then a knockout a week ago, its groups played and its knockout half; a
+    Swiss running tonight, two of its four rounds played and the third paired; a double
+    elimination of six, its first round played."""
     started = now - timedelta(days=7)
     grouped = _tournament(
         club,
@@ -212,3 +213,13 @@ def _stages(club: Club, *, admin, scorer, rng, now, members) -> None:
     for number in (1, 2):
         _play_all(swissed, scorer=scorer, rng=rng, at=tonight, round=number)
         stages.next_round(tournament=swissed, by=admin)
+    double = _tournament(
+        club,
+        admin,
+        rng.sample(members, 6),
+        name="Doppia del sabato",
+        starts_at=now - timedelta(days=3),
+        rng=rng,
+        format="double_elimination",
+    )
+    _play_all(double, scorer=scorer, rng=rng, at=now - timedelta(days=3), kind="winners")

@@ -14,12 +14,18 @@ from clubs.widgets import DateTimeInput
 from matches.sputo.models import BEST_OF, Format, Seeding, Tournament, Variant
 from rules.sputo import LAYOUT_TOTALS
 
-#: The formats the form offers, each with its sentence (double elimination is not served
-#: yet: ``services._clean_format``).
+#: The formats the form offers, each with its sentence.
 FORMAT_SENTENCES = [
     (
         Format.SINGLE_ELIMINATION,
         gettext_lazy("A knockout: lose once and you are out. Suits a big club's cup."),
+    ),
+    (
+        Format.DOUBLE_ELIMINATION,
+        gettext_lazy(
+            "A knockout with a second chance: out after two lost matches, the losers' "
+            "bracket's winner meeting the winners' in the grand final."
+        ),
     ),
     (
         Format.ROUND_ROBIN,
@@ -46,8 +52,14 @@ FIELD_FORMATS = {
     "groups": [Format.GROUPS_THEN_KNOCKOUT],
     "advance": [Format.GROUPS_THEN_KNOCKOUT],
     "swiss_rounds": [Format.SWISS],
+    "knockout_format": [Format.GROUPS_THEN_KNOCKOUT],
+    "grand_final_reset": [Format.DOUBLE_ELIMINATION, Format.GROUPS_THEN_KNOCKOUT],
     "third_place": [Format.SINGLE_ELIMINATION, Format.GROUPS_THEN_KNOCKOUT],
-    "final_best_of": [Format.SINGLE_ELIMINATION, Format.GROUPS_THEN_KNOCKOUT],
+    "final_best_of": [
+        Format.SINGLE_ELIMINATION,
+        Format.DOUBLE_ELIMINATION,
+        Format.GROUPS_THEN_KNOCKOUT,
+    ],
 }
 
 
@@ -92,6 +104,21 @@ class TournamentForm(forms.ModelForm):
     swiss_rounds = forms.IntegerField(
         label=gettext_lazy("Rounds"), min_value=1, max_value=30, required=False
     )
+    knockout_format = forms.ChoiceField(
+        label=gettext_lazy("Then"),
+        choices=[
+            (Format.SINGLE_ELIMINATION, gettext_lazy("A single elimination")),
+            (Format.DOUBLE_ELIMINATION, gettext_lazy("A double elimination")),
+        ],
+        required=False,
+    )
+    grand_final_reset = forms.BooleanField(
+        label=gettext_lazy(
+            "Grand final reset (if the losers' bracket's winner wins it, a second match decides)"
+        ),
+        required=False,
+        initial=True,
+    )
     capacity = forms.IntegerField(
         label=gettext_lazy("Most players (empty: no limit)"),
         min_value=2,
@@ -128,6 +155,8 @@ class TournamentForm(forms.ModelForm):
             "groups",
             "advance",
             "swiss_rounds",
+            "knockout_format",
+            "grand_final_reset",
             "capacity",
             "variant",
             "best_of",
@@ -162,6 +191,10 @@ class TournamentForm(forms.ModelForm):
         for name, shown in FIELD_FORMATS.items():
             if data.get("format") not in shown:
                 data.pop(name, None)
+        if data.get("format") == Format.GROUPS_THEN_KNOCKOUT:
+            data["knockout_format"] = data.get("knockout_format") or Format.SINGLE_ELIMINATION
+            if data["knockout_format"] != Format.DOUBLE_ELIMINATION:
+                data.pop("grand_final_reset", None)  # a single elimination has no grand final
         return data
 
 

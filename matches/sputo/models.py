@@ -227,16 +227,28 @@ class Tournament(models.Model):
         return reverse("sputo:tournament", args=[self.club.slug, self.pk])
 
     def inbox_waiting(self) -> list:
-        """While check-in is open, it waits for each entrant not checked in yet."""
-        if self.status != TournamentStatus.CHECK_IN:
+        """While check-in is open, it waits for each entrant not checked in yet; before the
+        draw, the news of a place freed up waits for whoever the waiting list promoted."""
+        if self.status not in BEFORE_DRAW:
             return []
         url = self.get_absolute_url()
-        return [
-            Waiting(entrant.player.user_id, Kind.CHECK_IN, url, {"what": self.name})
+        found = [
+            Waiting(entrant.player.user_id, Kind.OFF_WAITING_LIST, url, {"what": self.name})
             for entrant in self.entrants.filter(
-                checked_in_at__isnull=True, player__user__isnull=False
+                promoted_at__isnull=False, waiting=False, player__user__isnull=False
             ).select_related("player")
         ]
+        if self.status != TournamentStatus.CHECK_IN:
+            return found
+        return found + [
+            Waiting(entrant.player.user_id, Kind.CHECK_IN, url, {"what": self.name})
+            for entrant in self.entrants.filter(
+                checked_in_at__isnull=True, player__user__isnull=False, waiting=False
+            ).select_related("player")
+        ]
+
+    def places_taken(self) -> int:
+        return self.entrants.filter(waiting=False).count()
 
     def inbox_subjects(self) -> list:
         """The matches whose inbox a step on the tournament (its draw) may change."""
@@ -260,7 +272,8 @@ class Tournament(models.Model):
         return self.format in (Format.ROUND_ROBIN, Format.GROUPS_THEN_KNOCKOUT, Format.SWISS)
 
     def best_of_for(self, *, kind: str, round: int) -> int:
-        if kind == bracket.MAIN and round == self.rounds and self.final_best_of:
+        final = (kind == bracket.MAIN and round == self.rounds) or kind == "grand_final"
+        if final and self.final_best_of:
             return self.final_best_of
         return self.best_of
 
@@ -294,6 +307,13 @@ class Entrant(models.Model):
         gettext_lazy("no-show"), default=False, help_text=gettext_lazy("Dropped at the draw.")
     )
     entered_at = models.DateTimeField(gettext_lazy("entered"), default=timezone.now)
+    # The waiting list of a tournament at its ``capacity``: in the order of entry; a
+    # withdrawal promotes the first (``promoted_at``). Those still waiting at the draw do
+    # not play.
+    waiting = models.BooleanField(gettext_lazy("on the waiting list"), default=False)
+    promoted_at = models.DateTimeField(
+        gettext_lazy("taken off the waiting list"), null=True, blank=True
+    )
     # Derived: the final place once the tournament is finished (``matches.sputo.places``),
     # so that a player's history and best place read their own rows, not every bracket.
     place = models.PositiveIntegerField(
@@ -344,6 +364,9 @@ class TournamentMatch(OutcomeSubject):
         ROUND_ROBIN = formats.ROUND_ROBIN, gettext_lazy("Round robin")
         GROUP = formats.GROUP, gettext_lazy("Group")
         SWISS = formats.SWISS, gettext_lazy("Swiss round")
+        WINNERS = "winners", gettext_lazy("Winners' bracket")
+        LOSERS = "losers", gettext_lazy("Losers' bracket")
+        GRAND_FINAL = "grand_final", gettext_lazy("Grand final")
 
     class Result(models.TextChoices):
         NONE = "", gettext_lazy("Not decided")
@@ -488,6 +511,16 @@ class TournamentMatch(OutcomeSubject):
 def round_label(kind: str, round_: int, rounds: int, *, group: str = "") -> str:
     if kind == bracket.THIRD:
         return _("Third place")
+    if kind == "winners":
+        if round_ == rounds:
+            return _("Winners' final")
+        return _("Winners' round %(n)s") % {"n": round_}
+    if kind == "losers":
+        if round_ == 2 * (rounds - 1):
+            return _("Losers' final")
+        return _("Losers' round %(n)s") % {"n": round_}
+    if kind == "grand_final":
+        return _("Grand final") if round_ == 1 else _("Grand final, second match")
     if kind == formats.GROUP:
         if group:
             return _("Group %(group)s, round %(n)s") % {"group": group, "n": round_}

@@ -17,7 +17,7 @@ tournaments already there).
 
 from __future__ import annotations
 
-from matches.sputo import bracket, tables
+from matches.sputo import knockout, tables
 from matches.sputo.models import Entrant, Format, Tournament, TournamentStatus
 
 Standings = list[tuple[int, int, int]]  # (place, player, round reached)
@@ -53,11 +53,8 @@ def standings_of(tournament: Tournament) -> Standings:
         return []
     if tournament.format in (Format.ROUND_ROBIN, Format.SWISS):
         return table_places(tournament)
-    slots = [
-        match.as_slot()
-        for match in tournament.matches.filter(kind__in=(bracket.MAIN, bracket.THIRD))
-    ]
-    return with_groups(tournament, bracket.standings(slots, rounds=tournament.rounds))
+    slots = [match.as_slot() for match in tournament.matches.filter(kind__in=knockout.KINDS)]
+    return with_groups(tournament, knockout.standings(tournament, slots))
 
 
 def write(tournament: Tournament, standings: Standings) -> int:

@@ -11,7 +11,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.models import Player
 from matches.results.models import Outcome, OutcomeStatus
-from matches.sputo import bracket, places, tables
+from matches.sputo import bracket, knockout, places, tables
+from matches.sputo.formats import double_elimination as de
 from matches.sputo.models import Format, Tournament, TournamentMatch, TournamentStatus, round_label
 
 
@@ -65,6 +66,8 @@ class Bracket:
 
     all_matches: list[TournamentMatch] = field(default_factory=list)
     tables: list[dict] = field(default_factory=list)  # a stage's standings, by group
+    round_parts: list[str] = field(default_factory=list)  # each round's bracket (its kind)
+    parts: list[tuple] = field(default_factory=list)  # a double elimination's, in turn
 
     @property
     def knockout_first(self) -> bool:
@@ -112,15 +115,64 @@ def bracket_of(tournament: Tournament) -> Bracket:
         for n in sorted({m.round for m in matches if m.kind == kind}):
             in_round = [m for m in matches if m.round == n and m.kind == kind]
             result.rounds.append((round_label(kind, n, tournament.rounds), in_round))
+    elif knockout.is_double(tournament):
+        _double(tournament, matches, result)
     else:
         for n in range(1, tournament.rounds + 1):
             in_round = [m for m in matches if m.round == n and m.kind == bracket.MAIN]
             result.rounds.append((round_label(bracket.MAIN, n, tournament.rounds), in_round))
+            result.round_parts.append(bracket.MAIN)
         result.third_place = next((m for m in matches if m.kind == bracket.THIRD), None)
+    _loser_to(tournament, matches)
     result.standings = _standings(tournament, matches)
     if tournament.has_table:
         result.tables = _tables(tournament, [m for m in matches if m.kind == kind])
     return result
+
+
+PARTS = [
+    (de.WINNERS, gettext_lazy("Winners' bracket")),
+    (de.LOSERS, gettext_lazy("Losers' bracket")),
+    (de.GRAND_FINAL, gettext_lazy("Grand final")),
+]
+
+
+def _not_needed(m: TournamentMatch) -> bool:
+    """A grand final's second match that the first made unnecessary."""
+    return m.kind == de.GRAND_FINAL and m.round == 2 and bool(m.result) and m.player_a_id is None
+
+
+def _double(tournament: Tournament, matches: list[TournamentMatch], result: Bracket) -> None:
+    """A double elimination's rounds, each bracket in turn (the grand final last), and the
+    parts for the page: ``(label, [(round label, matches), ...])``."""
+    for part, label in PARTS:
+        rounds = []
+        for n in sorted({m.round for m in matches if m.kind == part}):
+            in_round = [m for m in matches if m.kind == part and m.round == n]
+            if all(_not_needed(m) for m in in_round):
+                continue
+            rounds.append((round_label(part, n, tournament.rounds), in_round))
+            result.round_parts.append(part)
+        result.rounds.extend(rounds)
+        result.parts.append((label, rounds))
+
+
+def _loser_to(tournament: Tournament, matches: list[TournamentMatch]) -> None:
+    """Each knockout match's ``loser_to``: the id of the match its loser goes to (a double
+    elimination's losers' bracket, a single elimination's third-place match), or None."""
+    by_key = {(m.kind, m.round, m.position): m for m in matches}
+    if knockout.is_double(tournament):
+        where = de.loser_to(knockout.planned(tournament))
+    else:
+        third = (bracket.THIRD, tournament.rounds, 0)
+        where = (
+            {(bracket.MAIN, tournament.rounds - 1, p): third for p in (0, 1)}
+            if third in by_key
+            else {}
+        )
+    for m in matches:
+        target = by_key.get(where.get((m.kind, m.round, m.position)))
+        m.loser_to = target.pk if target is not None else None
 
 
 def _tables(tournament: Tournament, matches: list[TournamentMatch]) -> list[dict]:
@@ -172,7 +224,7 @@ def _standings(tournament: Tournament, matches: list[TournamentMatch]) -> list[d
                 "player": player,
                 "name": names.get(player, ""),
                 "round_reached": reached,
-                "round_label": round_label(bracket.MAIN, reached, tournament.rounds)
+                "round_label": round_label(_reached_kind(tournament), reached, tournament.rounds)
                 if reached
                 else "",
             }
@@ -189,6 +241,12 @@ def _standings(tournament: Tournament, matches: list[TournamentMatch]) -> list[d
         }
         for place, player, reached in bracket.standings(slots, rounds=tournament.rounds)
     ]
+
+
+def _reached_kind(tournament: Tournament) -> str:
+    """The kind of round a place's "round reached" counts: the losers' bracket's in a
+    double elimination, the bracket's otherwise."""
+    return de.LOSERS if knockout.is_double(tournament) else bracket.MAIN
 
 
 def standings_of(tournament: Tournament) -> list[dict]:

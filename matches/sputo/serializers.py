@@ -124,6 +124,9 @@ class TournamentUpdateSerializer(TournamentSerializer):
 class EntrantSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="player.display_name", read_only=True)
     checked_in = serializers.SerializerMethodField()
+    waiting = serializers.SerializerMethodField(
+        help_text=gettext_lazy("The place on the waiting list (1: next in), or null: entered.")
+    )
 
     class Meta:
         model = Entrant
@@ -137,11 +140,18 @@ class EntrantSerializer(serializers.ModelSerializer):
             "checked_in_at",
             "no_show",
             "entered_at",
+            "waiting",
         ]
         read_only_fields = fields
 
     def get_checked_in(self, entrant) -> bool:
         return entrant.checked_in_at is not None
+
+    def get_waiting(self, entrant) -> int | None:
+        positions = self.context.get("waiting_positions")
+        if positions is not None:
+            return positions.get(entrant.pk)
+        return services.waiting_position(entrant)
 
 
 def _player_id(**kwargs) -> serializers.IntegerField:
@@ -330,6 +340,20 @@ class BracketMatchSerializer(serializers.Serializer):
     status = serializers.CharField()
     result = serializers.CharField()
     needs_resolution = serializers.BooleanField()
+    bracket = serializers.ChoiceField(
+        choices=["main", "third_place", "winners", "losers", "grand_final", "round_robin", "swiss"],
+        help_text=gettext_lazy(
+            "The bracket of the match's round: main (a single elimination), winners, losers "
+            "or grand_final (a double elimination)."
+        ),
+    )
+    loser_to = serializers.IntegerField(
+        allow_null=True,
+        help_text=gettext_lazy(
+            "The match the loser goes to (the losers' bracket, the "
+            "third-place match), or null: the loser is out."
+        ),
+    )
 
 
 class StandingSerializer(serializers.Serializer):
@@ -341,6 +365,10 @@ class StandingSerializer(serializers.Serializer):
 
 class BracketSerializer(serializers.Serializer):
     rounds = serializers.ListField(child=BracketMatchSerializer(many=True))
+    brackets = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=gettext_lazy("Each round's bracket, in the order of rounds."),
+    )
     third_place = BracketMatchSerializer(allow_null=True)
     standings = StandingSerializer(many=True)
 
@@ -357,6 +385,8 @@ def bracket_match(match) -> dict:
         "status": match.status,
         "result": match.result,
         "needs_resolution": match.needs_resolution,
+        "bracket": match.kind,
+        "loser_to": getattr(match, "loser_to", None),
     }
 
 
@@ -364,6 +394,8 @@ def bracket_json(tournament) -> dict:
     data = reads.bracket_of(tournament)
     return {
         "rounds": [[bracket_match(m) for m in matches] for _label, matches in data.rounds],
+        "brackets": data.round_parts
+        or [tables.KIND_OF_FORMAT.get(tournament.format, "main") for _r in data.rounds],
         "third_place": bracket_match(data.third_place) if data.third_place else None,
         "standings": [
             {k: row[k] for k in ("place", "player", "name", "round_reached")}

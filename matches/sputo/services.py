@@ -215,17 +215,6 @@ def _clean_format(merged: dict, given: set[str]) -> dict:
         raise ValidationError(
             {"knockout_format": _("Choose single_elimination or double_elimination.")}
         )
-    if Format.DOUBLE_ELIMINATION in (
-        chosen,
-        knockout if chosen == Format.GROUPS_THEN_KNOCKOUT else None,
-    ):
-        raise ValidationError(
-            {
-                "format" if chosen == Format.DOUBLE_ELIMINATION else "knockout_format": _(
-                    "Double elimination is not available yet on this server."
-                )
-            }
-        )
     if chosen == Format.GROUPS_THEN_KNOCKOUT:
         for name, low in (("groups", 1), ("advance", 1)):
             if not _whole(merged.get(name), low, 64):
@@ -292,6 +281,7 @@ def update_tournament(*, tournament: Tournament, by, **values) -> Tournament:
         if not tournament.is_open_for_changes:
             raise Conflict(_("A tournament can be changed only in draft or registration."))
         cleaned = _clean(values, club=tournament.club)
+        _capacity_change(tournament, cleaned, by=by)
         merged = {name: getattr(tournament, name) for name in EDITABLE if name != "season"}
         merged.update(cleaned)
         cleaned.update(_clean_format(merged, set(values) - _unchanged(tournament, cleaned)))
@@ -316,6 +306,25 @@ def update_tournament(*, tournament: Tournament, by, **values) -> Tournament:
         if tournament.is_drawn:
             boards_changed(tournament.club_id)  # a drawn tournament cancelled
     return tournament
+
+
+def _capacity_change(tournament: Tournament, cleaned: dict, *, by) -> None:
+    """A capacity below the places taken is refused; a larger one (or none) takes in as
+    many from the waiting list."""
+    if "capacity" not in cleaned:
+        return
+    capacity, taken = cleaned["capacity"], tournament.places_taken()
+    if capacity is not None and capacity < taken:
+        raise ValidationError(
+            {
+                "capacity": _("%(n)s players have a place already: the capacity cannot be less.")
+                % {"n": taken}
+            }
+        )
+    waiting = tournament.entrants.filter(waiting=True).count()
+    places = waiting if capacity is None else min(waiting, capacity - taken)
+    if places:
+        _promote(tournament, by=by, places=places)
 
 
 def _unchanged(tournament: Tournament, cleaned: dict) -> set[str]:
@@ -349,12 +358,51 @@ def add_entrant(*, tournament: Tournament, player: Player, by) -> Entrant:
         raise Conflict(_("Registration is not open yet."))
     if tournament.entrants.filter(player=player).exists():
         raise Conflict(_("%(name)s is already entered.") % {"name": player.display_name})
-    late = tournament.status == TournamentStatus.CHECK_IN
+    full = tournament.capacity is not None and tournament.places_taken() >= tournament.capacity
+    late = tournament.status == TournamentStatus.CHECK_IN and not full
     entrant = Entrant.objects.create(
-        tournament=tournament, player=player, checked_in_at=timezone.now() if late else None
+        tournament=tournament,
+        player=player,
+        checked_in_at=timezone.now() if late else None,
+        waiting=full,
     )
-    _audit_tournament(tournament, action="enter", by=by, data={"player": player.pk})
+    _audit_tournament(
+        tournament, action="enter", by=by, data={"player": player.pk, "waiting": full}
+    )
     return entrant
+
+
+def waiting_position(entrant: Entrant) -> int | None:
+    """Where ``entrant`` stands on its tournament's waiting list (1: next in), or None."""
+    if not entrant.waiting:
+        return None
+    ahead = Entrant.objects.filter(tournament_id=entrant.tournament_id, waiting=True).filter(
+        Q(entered_at__lt=entrant.entered_at) | Q(entered_at=entrant.entered_at, pk__lt=entrant.pk)
+    )
+    return ahead.count() + 1
+
+
+def waiting_positions(tournament: Tournament) -> dict[int, int]:
+    """Entrant id -> place on the waiting list, for the whole list (one query)."""
+    waiting = tournament.entrants.filter(waiting=True).order_by("entered_at", "pk")
+    return {pk: n for n, pk in enumerate(waiting.values_list("pk", flat=True), 1)}
+
+
+def _promote(tournament: Tournament, *, by, places: int = 1) -> list[Entrant]:
+    """The first ``places`` of the waiting list are in (an inbox item and a push tell
+    them, ``Tournament.inbox_waiting``); checked in at once if check-in is open."""
+    promoted = list(tournament.entrants.filter(waiting=True).order_by("entered_at", "pk")[:places])
+    now = timezone.now()
+    for entrant in promoted:
+        entrant.waiting, entrant.promoted_at = False, now
+        if tournament.status == TournamentStatus.CHECK_IN:
+            entrant.checked_in_at = now
+    Entrant.objects.bulk_update(promoted, ["waiting", "promoted_at", "checked_in_at"])
+    if promoted:
+        _audit_tournament(
+            tournament, action="promote", by=by, data={"players": [e.player_id for e in promoted]}
+        )
+    return promoted
 
 
 @dataclass(frozen=True)
@@ -422,12 +470,21 @@ def add_entrants(
     if problems["players"] or problems["names"]:
         raise ValidationError({field: found for field, found in problems.items() if found})
     late = timezone.now() if tournament.status == TournamentStatus.CHECK_IN else None
+    free = None if tournament.capacity is None else tournament.capacity - tournament.places_taken()
     new_guests, entrants = [], []
-    for player, name in chosen:
+    for n, (player, name) in enumerate(chosen):
         if player is None:
             player = add_guest(club=club, display_name=name)
             new_guests.append(player)
-        entrants.append(Entrant(tournament=tournament, player=player, checked_in_at=late))
+        full = free is not None and n >= free  # past the capacity: the waiting list, in order
+        entrants.append(
+            Entrant(
+                tournament=tournament,
+                player=player,
+                checked_in_at=None if full else late,
+                waiting=full,
+            )
+        )
     Entrant.objects.bulk_create(entrants)
     _audit_tournament(
         tournament,
@@ -446,9 +503,11 @@ def remove_entrant(*, entrant: Entrant, by) -> None:
         raise PermissionDenied(_("Only the player, a scorer or an admin may withdraw an entry."))
     if tournament.status not in BEFORE_DRAW:
         raise Conflict(_("After the draw a player cannot withdraw; report a walkover instead."))
-    player = entrant.player_id
+    player, had_a_place = entrant.player_id, not entrant.waiting
     entrant.delete()
     _audit_tournament(tournament, action="withdraw_entry", by=by, data={"player": player})
+    if had_a_place:
+        _promote(tournament, by=by)
 
 
 def match_to_play(entrant: Entrant) -> TournamentMatch | None:
@@ -520,6 +579,8 @@ def check_in(*, tournament: Tournament, player: Player, by) -> Entrant:
         raise PermissionDenied(_("Only the player, a scorer or an admin may check in."))
     if tournament.status != TournamentStatus.CHECK_IN:
         raise Conflict(_("Check-in is not open."))
+    if entrant.waiting:
+        raise Conflict(_("%(name)s is on the waiting list.") % {"name": player.display_name})
     if entrant.checked_in_at is None:
         entrant.checked_in_at = timezone.now()
         entrant.save(update_fields=["checked_in_at"])
@@ -567,7 +628,7 @@ def draw_tournament(*, tournament: Tournament, by) -> Tournament:
     tournament = _locked(tournament)
     if tournament.status not in (TournamentStatus.REGISTRATION, TournamentStatus.CHECK_IN):
         raise Conflict(_("The draw is made from registration or check-in."))
-    entrants = list(tournament.entrants.all())
+    entrants = list(tournament.entrants.filter(waiting=False))  # the waiting list stays out
     if tournament.status == TournamentStatus.CHECK_IN:
         present = [e for e in entrants if e.checked_in_at is not None]
     else:

@@ -120,9 +120,15 @@ def _tournament_rows(access, tournament) -> dict:
     entrants = list(
         tournament.entrants.select_related("player").order_by("seed", "entered_at", "pk")
     )
+    positions = services.waiting_positions(tournament)
+    for entrant in entrants:
+        entrant.waiting_position = positions.get(entrant.pk)
     rows = {
         "tournament": tournament,
-        "entrants": entrants,
+        "entrants": [e for e in entrants if not e.waiting],
+        "waiting_list": sorted(
+            (e for e in entrants if e.waiting), key=lambda e: e.waiting_position
+        ),
         "moves": [
             (status, TournamentStatus(status).label)
             for status in sorted(services.MOVES[tournament.status])
@@ -162,7 +168,10 @@ def _tournament_page(request, access, rows: dict, form=None, status: int = 200):
         "club": access.club,
         "access": access,
         "me": me,
-        "my_entry": next((e for e in rows["entrants"] if me and e.player_id == me.pk), None),
+        "my_entry": next(
+            (e for e in [*rows["entrants"], *rows["waiting_list"]] if me and e.player_id == me.pk),
+            None,
+        ),
         "next_matches": list(reads.next_matches(request.user, tournament=tournament)),
         "refresh": REFRESH_SECONDS,
     }

@@ -20,6 +20,7 @@ from.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -125,3 +126,111 @@ def loser_to(matches: list[Planned]) -> dict[tuple[str, int, int], tuple[str, in
         for seat in (match.a, match.b)
         if seat.kind == "loser" and seat.key is not None and not match.reset
     }
+
+
+# --- What follows from the results (the double elimination's ``bracket.settle``) ------------
+
+
+def settle(
+    slots: list[bracket.Slot], planned: list[Planned], *, awards: Mapping[int, int] | None = None
+) -> bracket.Settled:
+    """What follows from the results, as ``bracket.settle`` for a single elimination: each
+    seat after the winners' first round is the winner or the loser of the match it comes
+    from (``planned``), walked in the plan's order (every feeder before what it feeds);
+    empty seats give automatic walkovers, played matches with a player who no longer
+    belongs there are reset, and an admin's ``awards`` are made in the same walk. The
+    grand final's second match is played only if the losers' champion won the first: else
+    both its seats are empty (decided without a winner: not needed)."""
+    awards = dict(awards or {})
+    result = bracket.Settled(slots={s.key: s for s in slots})
+    for match in planned:
+        if match.part == WINNERS and match.round == 1:
+            continue  # the draw seats round one
+        current = result.slots.get(match.key)
+        if current is None:
+            continue
+        expected = [_seat_from(source, result.slots) for source in (match.a, match.b)]
+        if match.reset:
+            first = result.slots.get((GRAND_FINAL, 1, 0))
+            if first is None or not first.decided:
+                expected = [None, None]
+            elif first.winner is None or first.winner == first.a:
+                expected = [bracket.NOBODY, bracket.NOBODY]  # not needed
+        seated = bracket._seat(current, expected, result.changes)
+        if seated.id in awards:
+            seated = bracket._award(seated, awards.pop(seated.id), result)
+        result.slots[match.key] = seated
+    result.refused_awards.extend(sorted(awards))
+    return result
+
+
+def _seat_from(source: From, slots: Mapping[tuple[str, int, int], bracket.Slot]) -> int | None:
+    if source.kind == "seed" or source.key is None:
+        return None
+    return bracket._fed(slots.get(source.key), loser=source.kind == "loser")
+
+
+def champion(slots: Mapping[tuple[str, int, int], bracket.Slot]) -> tuple[int, int] | None:
+    """``(champion, runner-up)`` once the grand final (and its second match, if needed) is
+    decided; None before."""
+    first = slots.get((GRAND_FINAL, 1, 0))
+    if first is None or not first.decided or first.winner is None:
+        return None
+    second = slots.get((GRAND_FINAL, 2, 0))
+    final = first
+    if second is not None:
+        if not second.decided:
+            return None
+        if second.winner is not None:
+            final = second
+    loser = final.loser if final.loser is not None else bracket.NOBODY
+    return final.winner, loser
+
+
+def standings(slots: list[bracket.Slot]) -> list[tuple[int, int, int]]:
+    """``(place, player, losers' round reached)`` once the champion is known: 1st and 2nd
+    from the grand final, then by the losers' bracket round in which each went out (a later
+    round, a better place), those out in the same round sharing their place; those who
+    never reached the losers' bracket after the finalists (round 0)."""
+    by_key = {s.key: s for s in slots}
+    found = champion(by_key)
+    if found is None:
+        return []
+    first, second = found
+    ranked = [(1, first, 0)]
+    placed = {first}
+    if second:
+        ranked.append((2, second, 0))
+        placed.add(second)
+    reached: dict[int, int] = {}
+    everyone: set[int] = set()
+    for s in slots:
+        for player in (s.a, s.b):
+            if player:
+                everyone.add(player)
+                if s.kind == LOSERS:
+                    reached[player] = max(reached.get(player, 0), s.round)
+    rest = sorted((-reached.get(p, 0), p) for p in everyone - placed)
+    place, previous = len(ranked) + 1, None
+    for negative, player in rest:
+        if negative != previous:
+            place, previous = len(ranked) + 1, negative
+        ranked.append((place, player, -negative))
+    return ranked
+
+
+def fed_from(key: tuple[str, int, int], planned: list[Planned]) -> list[tuple[str, int, int]]:
+    """The keys a match's result can reach, itself first: every match fed by it, at any
+    depth (its winner's and its loser's paths), and the grand final's second match."""
+    feeds: dict[tuple[str, int, int], list[tuple[str, int, int]]] = {}
+    for match in planned:
+        for source in (match.a, match.b):
+            if source.key is not None:
+                feeds.setdefault(source.key, []).append(match.key)
+    reached, queue = [key], [key]
+    while queue:
+        for later in feeds.get(queue.pop(), []):
+            if later not in reached:
+                reached.append(later)
+                queue.append(later)
+    return reached

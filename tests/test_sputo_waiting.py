@@ -1,0 +1,84 @@
+"""A tournament's capacity and its waiting list: entering a full tournament answers 201
+with the place on the list, a withdrawal promotes the first (an inbox item says so), the
+list stays out of the draw, and the capacity cannot go below the places taken."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from rest_framework.test import APIClient
+
+from clubs.inbox.models import Kind, Notification
+from matches.results.inbox import after_step
+from matches.sputo import services
+from tests.sputo_world import make_members, new_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def api(user):
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    client.default_format = "json"
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def full(people):
+    club, admin = people["club"], people["admin"]
+    players = make_members(club, 5)
+    tournament = new_tournament(club, admin, capacity=3)
+    services.update_tournament(tournament=tournament, by=admin, status="registration")
+    return tournament, players
+
+
+def test_entering_a_full_tournament_answers_the_place_on_the_waiting_list(people, full, client):
+    tournament, players = full
+    answers = []
+    for player in players:
+        answer = api(player.user).post(
+            f"/api/v1/tournaments/{tournament.pk}/entrants/", {"player": player.pk}
+        )
+        assert answer.status_code == 201, answer.data
+        answers.append(answer.data["waiting"])
+    assert answers == [None, None, None, 1, 2]
+    listed = api(people["admin"]).get(f"/api/v1/tournaments/{tournament.pk}/entrants/").data
+    assert sorted((e["waiting"] or 0) for e in listed) == [0, 0, 0, 1, 2]
+    client.force_login(players[4].user)
+    page = client.get(tournament.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200
+    assert "You are number 2 on the waiting list" in page.content.decode()
+
+
+def test_a_withdrawal_lets_the_first_in_and_tells_them(people, full):
+    tournament, players = full
+    entrants = [services.add_entrant(tournament=tournament, player=p, by=p.user) for p in players]
+    services.remove_entrant(entrant=entrants[1], by=players[1].user)
+    entrants[3].refresh_from_db()
+    entrants[4].refresh_from_db()
+    assert (entrants[3].waiting, entrants[4].waiting) == (False, True)
+    assert services.waiting_position(entrants[4]) == 1
+    after_step(tournament.club_id, "matches.tournament", tournament.pk)
+    told = Notification.objects.filter(kind=Kind.OFF_WAITING_LIST, done_at=None)
+    assert [n.user_id for n in told] == [players[3].user_id]
+    # Those still waiting at the draw do not play.
+    services.update_tournament(tournament=tournament, by=people["admin"], status="registration")
+    services.draw_tournament(tournament=tournament, by=people["admin"])
+    seated = {
+        pk
+        for m in tournament.matches.all()
+        for pk in (m.player_a_id, m.player_b_id)
+        if pk is not None
+    }
+    assert players[4].pk not in seated and players[3].pk in seated
+
+
+def test_the_capacity_cannot_fall_below_the_places_taken_and_more_lets_the_list_in(people, full):
+    tournament, players = full
+    for p in players:
+        services.add_entrant(tournament=tournament, player=p, by=p.user)
+    with pytest.raises(ValidationError) as refused:
+        services.update_tournament(tournament=tournament, by=people["admin"], capacity=2)
+    assert "capacity" in refused.value.message_dict
+    answer = api(people["admin"]).patch(f"/api/v1/tournaments/{tournament.pk}/", {"capacity": 4})
+    assert answer.status_code == 200, answer.data
+    assert tournament.entrants.filter(waiting=False).count() == 4
+    assert tournament.entrants.filter(waiting=True).count() == 1
