@@ -82,3 +82,56 @@ def test_the_capacity_cannot_fall_below_the_places_taken_and_more_lets_the_list_
     assert answer.status_code == 200, answer.data
     assert tournament.entrants.filter(waiting=False).count() == 4
     assert tournament.entrants.filter(waiting=True).count() == 1
+
+
+def test_ready_matches_get_free_tables_and_nobody_is_called_to_two(people):
+    from matches.results import steps
+    from tests.sputo_world import drawn, win
+
+    club, admin = people["club"], people["admin"]
+    players = make_members(club, 6)
+    tournament = drawn(club, admin, players, format="round_robin", tables=2)
+    running = list(tournament.matches.exclude(table=None).select_related("player_a", "player_b"))
+    assert sorted(m.table for m in running) == [1, 2]  # three ready, two tables
+    seated = [p for m in running for p in (m.player_a_id, m.player_b_id)]
+    assert len(seated) == len(set(seated))  # nobody at two tables
+    # A result frees its table for the next match whose players are free.
+    first = running[0]
+    steps.report_outcome(subject=first, payload=win(first, first.player_a), by=admin)
+    now = list(tournament.matches.filter(result="").exclude(table=None))
+    assert len(now) == 2 and first.table in {m.table for m in now}
+    busy = [p for m in now for p in (m.player_a_id, m.player_b_id)]
+    assert len(busy) == len(set(busy))
+    api_rows = api(admin).get(f"/api/v1/tournaments/{tournament.pk}/matches/").data
+    assert {r["table"] for r in api_rows if r["result"] == ""} >= {1, 2}
+
+
+def test_the_round_clock_starts_counts_and_gives_extra_time(people, client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.sputo.models import RoundClock
+    from tests.sputo_world import drawn
+
+    club, admin = people["club"], people["admin"]
+    players = make_members(club, 4)
+    tournament = drawn(club, admin, players, format="round_robin")
+    url = f"/api/v1/tournaments/{tournament.pk}/rounds/1/start/"
+    assert api(admin).post(url, {"minutes": 0}).status_code == 400
+    assert "minutes" in api(admin).post(url, {}).data
+    later = f"/api/v1/tournaments/{tournament.pk}/rounds/9/start/"
+    assert api(admin).post(later, {"minutes": 30}).status_code == 409
+    started = api(admin).post(url, {"minutes": 30})
+    assert started.status_code == 200, started.data
+    clock = RoundClock.objects.get(tournament=tournament, round=1)
+    assert timedelta(minutes=29) < clock.ends_at - clock.started_at <= timedelta(minutes=30)
+    # Time up: the round's undecided matches are shown late, for the admin to decide.
+    RoundClock.objects.filter(pk=clock.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
+    client.force_login(players[0].user)
+    page = client.get(tournament.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Time is up: an admin decides" in page and "data-ends-at" in page
+    again = api(admin).post(url, {"minutes": 5})  # extra time
+    assert again.status_code == 200
+    assert RoundClock.objects.get(pk=clock.pk).ends_at > timezone.now()
+    assert api(players[0].user).post(url, {"minutes": 5}).status_code == 403

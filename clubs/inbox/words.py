@@ -12,7 +12,14 @@ from clubs.inbox.models import Kind, Notification
 SENTENCES = {
     Kind.CONFIRM_RESULT: lambda d: _("Confirm the result of %(what)s, reported by %(who)s.") % d,
     Kind.DECIDE_DISPUTE: lambda d: _("Decide the dispute on %(what)s.") % d,
-    Kind.MATCH_READY: lambda d: _("Your match against %(opponent)s is ready: %(what)s.") % d,
+    Kind.MATCH_READY: lambda d: (
+        (
+            _("Table %(table)s: you against %(opponent)s (%(what)s).")
+            if d.get("table")
+            else _("Your match against %(opponent)s is ready: %(what)s.")
+        )
+        % d
+    ),
     Kind.CHECK_IN: lambda d: _("Check-in is open for %(what)s.") % d,
     Kind.CONFIRM_PAYMENT: lambda d: (
         _("Confirm that %(who)s paid you %(amount)s.") % {**d, "amount": _amount(d)}

@@ -81,7 +81,7 @@ class SputoAdapter(GameAdapter):
                 player.user_id,
                 Kind.MATCH_READY,
                 url,
-                {"what": str(match), "opponent": opponent.display_name},
+                {"what": str(match), "opponent": opponent.display_name, "table": match.table},
             )
             for player, opponent in pairs
             if player.user_id

@@ -45,7 +45,9 @@ from matches.sputo.serializers import (
     PlayerIdSerializer,
     ResolveSerializer,
     ResultSerializer,
+    RoundClockSerializer,
     RoundQuerySerializer,
+    RoundStartSerializer,
     StageMatchSerializer,
     StandingsSerializer,
     TournamentSerializer,
@@ -97,6 +99,7 @@ class TournamentViewSet(AddChangeViewSet):
         "standings": CONFLICTS,
         "next_stage": CONFLICTS,
         "next_round": CONFLICTS,
+        "start_round": CONFLICTS,
     }
 
     def role_to_write(self, obj) -> str | None:
@@ -245,6 +248,22 @@ class TournamentViewSet(AddChangeViewSet):
         decided (before that: 409); answers the bracket."""
         tournament = stages.make_knockout(tournament=self.get_object(), by=request.user)
         return Response(bracket_json(tournament))
+
+    @extend_schema(request=RoundStartSerializer, responses=RoundClockSerializer)
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,4})/start")
+    def start_round(self, request, pk=None, number=None):
+        """Start round ``n``'s clock (admins): ``{"minutes": 30}``; again, for extra time.
+        A round the tournament does not have yet, or a tournament not running: 409."""
+        data = RoundStartSerializer(data=request.data, context={"request": request})
+        data.is_valid(raise_exception=True)
+        clock = stages.start_round(
+            tournament=self.get_object(),
+            by=request.user,
+            number=int(number),
+            minutes=data.validated_data["minutes"],
+            kind=data.validated_data.get("kind", ""),
+        )
+        return Response(RoundClockSerializer(clock).data)
 
     @extend_schema(request=None, responses=StageMatchSerializer(many=True))
     @action(detail=True, methods=["post"], url_path="rounds/next")

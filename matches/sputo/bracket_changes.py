@@ -16,7 +16,7 @@ from matches import boards
 from matches.results import steps
 from matches.results.adapters import CheckedOutcome
 from matches.results.models import AuditEntry, Outcome, OutcomeStatus
-from matches.sputo import bracket, knockout, places
+from matches.sputo import bracket, knockout, places, seating
 from matches.sputo.formats import double_elimination as de
 from matches.sputo.models import (
     Tournament,
@@ -338,6 +338,8 @@ def apply_result(
     touched = write_changes(plan.changes, plan.matches, now=now) | {subject.pk}
     changed = [plan.matches[pk] for pk in sorted(touched)]
     TournamentMatch.objects.bulk_update(changed, fields=RESULT_FIELDS)
+    if plan.tournament.tables:
+        seating.assign(match.club_id)  # a table freed, a match ready
     _set_aside_outcomes(plan, by=by, note=note, at=now)
     if plan.status:
         tournament = plan.tournament

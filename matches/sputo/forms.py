@@ -119,6 +119,12 @@ class TournamentForm(forms.ModelForm):
         required=False,
         initial=True,
     )
+    tables = forms.IntegerField(
+        label=gettext_lazy("Sputo tables (empty: no table numbers)"),
+        min_value=1,
+        max_value=500,
+        required=False,
+    )
     capacity = forms.IntegerField(
         label=gettext_lazy("Most players (empty: no limit)"),
         min_value=2,
@@ -158,6 +164,7 @@ class TournamentForm(forms.ModelForm):
             "knockout_format",
             "grand_final_reset",
             "capacity",
+            "tables",
             "variant",
             "best_of",
             "final_best_of",

@@ -152,6 +152,15 @@ class Tournament(models.Model):
     swiss_rounds = models.PositiveSmallIntegerField(
         gettext_lazy("Swiss rounds"), null=True, blank=True
     )
+    tables = models.PositiveSmallIntegerField(
+        gettext_lazy("Sputo tables"),
+        null=True,
+        blank=True,
+        help_text=gettext_lazy(
+            "How many Sputo tables the club has for it: each ready match is given a free "
+            "one. Empty: no table numbers."
+        ),
+    )
     capacity = models.PositiveIntegerField(
         gettext_lazy("capacity"),
         null=True,
@@ -611,3 +620,38 @@ class SputoTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.won}/{self.matches}"
+
+
+class RoundClock(models.Model):
+    """A round's clock: started by an admin, counted down on the tonight screen and the
+    players' phones; started again, it gives extra time (a new end)."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="clocks",
+        verbose_name=gettext_lazy("tournament"),
+    )
+    kind = models.CharField(gettext_lazy("kind"), max_length=12)
+    round = models.PositiveSmallIntegerField(gettext_lazy("round"))
+    started_at = models.DateTimeField(gettext_lazy("started"))
+    ends_at = models.DateTimeField(gettext_lazy("ends"))
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=gettext_lazy("started by"),
+    )
+
+    class Meta:
+        verbose_name = gettext_lazy("round clock")
+        verbose_name_plural = gettext_lazy("round clocks")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "kind", "round"], name="sputo_round_clock_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.kind} {self.round}"

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.models import Player
@@ -108,6 +109,7 @@ def bracket_of(tournament: Tournament) -> Bracket:
         m.seed_a = seeds.get(m.player_a_id)
         m.seed_b = seeds.get(m.player_b_id)
         m.seated = [(m.player_a, m.seed_a), (m.player_b, m.seed_b)]
+    put_clocks(matches, {(c.kind, c.round): c for c in tournament.clocks.all()})
     result = Bracket(tournament=tournament, open=opened, seeds=seeds, all_matches=matches)
     kind = tables.KIND_OF_FORMAT.get(tournament.format)
     if tournament.format in (Format.ROUND_ROBIN, Format.SWISS):
@@ -135,6 +137,15 @@ PARTS = [
     (de.LOSERS, gettext_lazy("Losers' bracket")),
     (de.GRAND_FINAL, gettext_lazy("Grand final")),
 ]
+
+
+def put_clocks(matches, clocks: dict) -> None:
+    """Each match's round clock (``m.clock``, or None) and whether its time is up while it
+    is still to be decided (``m.late``: the admin decides it, or gives extra time)."""
+    now = timezone.now()
+    for m in matches:
+        m.clock = clocks.get((m.kind, m.round))
+        m.late = bool(m.clock and not m.result and m.clock.ends_at <= now)
 
 
 def _not_needed(m: TournamentMatch) -> bool:

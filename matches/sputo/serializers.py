@@ -449,6 +449,27 @@ class StageMatchSerializer(serializers.Serializer):
     )
 
 
+class RoundStartSerializer(StrictSerializer):
+    minutes = serializers.IntegerField(
+        min_value=1, max_value=240, help_text=gettext_lazy("How long the round lasts.")
+    )
+    kind = serializers.ChoiceField(
+        choices=["main", "winners", "losers", "grand_final", "round_robin", "group", "swiss"],
+        required=False,
+        help_text=gettext_lazy(
+            "Which rounds (a double elimination's losers', say); left out: the stage's "
+            "or the knockout's."
+        ),
+    )
+
+
+class RoundClockSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    round = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+
+
 class RoundQuerySerializer(StrictQuerySerializer):
     round = serializers.IntegerField(required=False, min_value=1, max_value=10_000)
 

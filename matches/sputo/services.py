@@ -25,7 +25,7 @@ from clubs.services import add_guest
 from matches.boards.models import PlayerRating
 from matches.results import steps
 from matches.results.adapters import adapter_for
-from matches.sputo import stages
+from matches.sputo import seating, stages
 from matches.sputo.bracket_changes import boards_changed, build_knockout, expected_seats
 from matches.sputo.models import (
     BEFORE_DRAW,
@@ -64,6 +64,7 @@ EDITABLE = [
     "swiss_rounds",
     "capacity",
     "forbidden_pairs",
+    "tables",
 ]
 
 #: The fields of a format, and the formats each makes sense in.
@@ -135,6 +136,9 @@ def _clean(values: dict, *, club: Club) -> dict:
     season = cleaned.get("season")
     if season is not None and season.club_id != club.pk:
         raise not_found("season", _("This season is not this club's."))
+    if "tables" in cleaned and cleaned["tables"] is not None:
+        if not _whole(cleaned["tables"], 1, 500):
+            raise ValidationError({"tables": _("Tables are a whole number from 1.")})
     if "capacity" in cleaned and cleaned["capacity"] is not None:
         if not _whole(cleaned["capacity"], 2, 100_000):
             raise ValidationError({"capacity": _("A capacity is a whole number from 2.")})
@@ -651,6 +655,8 @@ def draw_tournament(*, tournament: Tournament, by) -> Tournament:
     tournament.status = TournamentStatus.RUNNING
     tournament.drawn_at = now
     tournament.save(update_fields=["status", "rounds", "drawn_at"])
+    if tournament.tables:
+        seating.assign(tournament.club_id)
     boards_changed(tournament.club_id)
     announce_ready(tournament, matches)
     _audit_tournament(

@@ -19,8 +19,10 @@ read from the matches) and, at the end, the tournament's status and places:
 from __future__ import annotations
 
 from dataclasses import asdict
+from datetime import timedelta
 
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -30,7 +32,7 @@ from clubs.access import access_club
 from clubs.models import Player, Role
 from matches.results import steps
 from matches.results.models import OPEN, Outcome
-from matches.sputo import bracket, formats, places, tables
+from matches.sputo import bracket, formats, knockout, places, seating, tables
 from matches.sputo.bracket_changes import (
     KNOCKOUT_KINDS,
     boards_changed,
@@ -39,7 +41,13 @@ from matches.sputo.bracket_changes import (
 )
 from matches.sputo.formats import groups as groups_format
 from matches.sputo.formats import round_robin, swiss
-from matches.sputo.models import Format, Tournament, TournamentMatch, TournamentStatus
+from matches.sputo.models import (
+    Format,
+    RoundClock,
+    Tournament,
+    TournamentMatch,
+    TournamentStatus,
+)
 from matches.sputo.webhooks import announce_finished, announce_ready
 from plumbing.errors import Conflict
 
@@ -236,6 +244,8 @@ def apply_result(match: TournamentMatch, payload: dict | None, *, by, previous=N
         places.write(tournament, [])
     elif tournament.status == finished:
         places.write(tournament, _final_places(tournament, matches))  # a correction
+    if tournament.tables:
+        seating.assign(match.club_id)  # a table freed
     queue_ratings(match.club_id, since=match.decided_at if previous is None else None)
     boards_changed(match.club_id)
 
@@ -393,6 +403,8 @@ def make_knockout(*, tournament: Tournament, by) -> Tournament:
     now = timezone.now()
     matches = build_knockout(tournament, dict(enumerate(seeds, 1)), now=now)
     tournament.save(update_fields=["rounds"])
+    if tournament.tables:
+        seating.assign(tournament.club_id)
     boards_changed(tournament.club_id)
     announce_ready(tournament, matches)
     steps.audit(tournament, action="next_stage", by=by, data={"qualifiers": seeds}, areas=(AREA,))
@@ -432,7 +444,54 @@ def next_round(*, tournament: Tournament, by) -> list[TournamentMatch]:
     now = timezone.now()
     made = _swiss_round(tournament, number + 1, whys, now=now)
     TournamentMatch.objects.bulk_create(made)
+    if tournament.tables:
+        seating.assign(tournament.club_id)
     boards_changed(tournament.club_id)
     announce_ready(tournament, made)
     steps.audit(tournament, action="next_round", by=by, data={"round": number + 1}, areas=(AREA,))
     return made
+
+
+# --- The round clock -----------------------------------------------------------------------
+
+
+def clock_kind(tournament: Tournament) -> str:
+    """The kind of round a clock counts when none is named: the stage's while it runs, the
+    knockout's after (a double elimination's winners' rounds)."""
+    if tournament.format in (Format.ROUND_ROBIN, Format.SWISS):
+        return tables.KIND_OF_FORMAT[tournament.format]
+    if tournament.format == Format.GROUPS_THEN_KNOCKOUT and not tournament.rounds:
+        return formats.GROUP  # the knockout not made yet
+    return "winners" if knockout.is_double(tournament) else bracket.MAIN
+
+
+@transaction.atomic
+def start_round(*, tournament: Tournament, by, number: int, minutes, kind: str = ""):
+    """Start (or start again, for extra time) round ``number``'s clock of ``minutes`` (an
+    admin). A round the tournament does not have, or a tournament not running: a
+    ``Conflict``; minutes not a whole number from 1 to 240: a 400 naming ``minutes``."""
+    access_club(by, tournament.club, at_least=Role.ADMIN)
+    tournament = _locked(tournament)
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 240:
+        raise ValidationError({"minutes": _("A round lasts a whole number of minutes, 1 to 240.")})
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(_("This tournament is not running."))
+    kind = kind or clock_kind(tournament)
+    if not tournament.matches.filter(kind=kind, round=number).exists():
+        raise Conflict(_("This tournament has no round %(n)s yet.") % {"n": number})
+    now = timezone.now()
+    clock, created = RoundClock.objects.update_or_create(
+        tournament=tournament,
+        kind=kind,
+        round=number,
+        defaults={"started_at": now, "ends_at": now + timedelta(minutes=minutes), "started_by": by},
+    )
+    steps.audit(
+        tournament,
+        action="round_clock",
+        by=by,
+        data={"kind": kind, "round": number, "minutes": minutes, "again": not created},
+        areas=(AREA,),
+    )
+    boards_changed(tournament.club_id)
+    return clock

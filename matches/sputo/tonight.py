@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from matches.boards import night_bounds
 from matches.boards.tonight import Pane, Tick
 from matches.sputo import reads
-from matches.sputo.models import Tournament, TournamentMatch, TournamentStatus
+from matches.sputo.models import RoundClock, Tournament, TournamentMatch, TournamentStatus
 
 LATEST = 3
 
@@ -54,6 +54,7 @@ def _row(tournament: Tournament, matches: list[TournamentMatch], open_outcomes) 
     return {
         "tournament": tournament,
         "round": in_round[0].round_label if in_round else "",
+        "clock": in_round[0].clock if in_round else None,
         "matches": [_match(m, open_outcomes) for m in in_round],
         "latest": decided[:LATEST],
     }
@@ -78,6 +79,15 @@ def tonight_pane(club, *, night, sees_money: bool) -> Pane | None:
             # Round labels read the tournament's rounds, links the club's slug.
             match.tournament, match.club = tournament, club
     open_outcomes = reads.open_outcomes([m.pk for ms in by_tournament.values() for m in ms])
+    clocks = {
+        (c.tournament_id, c.kind, c.round): c
+        for c in RoundClock.objects.filter(tournament__in=tournaments)
+    }
+    for tournament in tournaments:
+        reads.put_clocks(
+            by_tournament[tournament.pk],
+            {(k, r): c for (t, k, r), c in clocks.items() if t == tournament.pk},
+        )
     rows = [_row(t, by_tournament[t.pk], open_outcomes) for t in tournaments]
     start, end = night_bounds(night)
     ticks = [

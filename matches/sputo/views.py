@@ -138,6 +138,7 @@ def _tournament_rows(access, tournament) -> dict:
     if tournament.is_drawn:
         rows["bracket"] = reads.bracket_of(tournament)
         rows["next_step"] = _next_step(tournament, rows["bracket"])
+        rows["clock_round"] = _clock_round(tournament, rows["bracket"])
     if access.is_scorer and tournament.status in services.BEFORE_DRAW:
         entered = {e.player_id for e in entrants}
         rows["addable"] = [
@@ -156,6 +157,15 @@ def _next_step(tournament, drawn) -> str:
     if tournament.format == "swiss" and len(drawn.rounds) < (tournament.swiss_rounds or 0):
         return "round"
     return ""
+
+
+def _clock_round(tournament, drawn) -> int | None:
+    """The round whose clock the admin would start: the first with a match to decide."""
+    if tournament.status != TournamentStatus.RUNNING:
+        return None
+    kind = stages.clock_kind(tournament)
+    undecided = [m.round for m in drawn.all_matches if m.kind == kind and not m.result]
+    return min(undecided, default=None)
 
 
 def _tournament_page(request, access, rows: dict, form=None, status: int = 200):
@@ -292,6 +302,27 @@ def next_stage(request, access, tournament_id):
         request,
         lambda: stages.make_knockout(tournament=tournament, by=request.user),
         _("The knockout stage is made."),
+    )
+    return redirect(tournament)
+
+
+@require_POST
+@club_page(at_least=Role.ADMIN)
+@once_per_form
+def start_round(request, access, tournament_id):
+    """Start the round clock (``stages.start_round``); a refusal is shown."""
+    tournament = _tournament(access, tournament_id)
+    try:
+        number, minutes = int(request.POST.get("round", "")), int(request.POST.get("minutes", ""))
+    except ValueError:
+        messages.error(request, _("Give the round and its minutes as whole numbers."))
+        return redirect(tournament)
+    _act(
+        request,
+        lambda: stages.start_round(
+            tournament=tournament, by=request.user, number=number, minutes=minutes
+        ),
+        _("The round's clock is running."),
     )
     return redirect(tournament)
 

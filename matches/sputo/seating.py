@@ -1,0 +1,72 @@
+"""Table numbers for the evening: each ready match of a running tournament with ``tables``
+gets the lowest free table, and nobody is in two places at once.
+
+A table is busy while a match at it is undecided; a decided match keeps its number (the
+history says where it was played). A match waits for a table while either of its players
+is at another running match with a table (of any of the club's tournaments): so a player
+is never called to two tables. The tournaments that started first are served first.
+
+:func:`assign` runs in the transaction of every write that can make a match ready or free
+a table (the draw, a result, a correction, the next stage or round): two reads and one
+write of the club's running matches, whatever its history.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from matches.sputo.models import TournamentMatch, TournamentStatus
+
+
+def _undecided(club_id: int):
+    return TournamentMatch.objects.filter(
+        club_id=club_id,
+        tournament__status=TournamentStatus.RUNNING,
+        result="",
+    )
+
+
+def assign(club_id: int) -> list[TournamentMatch]:
+    """Give free tables to the club's ready matches; the matches given one."""
+    busy_tables: set[tuple[int, int]] = set()  # tables are per tournament's room: (t, n)
+    busy_players: set[int] = set()
+    for tournament_id, table, a, b in (
+        _undecided(club_id)
+        .filter(table__isnull=False)
+        .values_list("tournament_id", "table", "player_a_id", "player_b_id")
+    ):
+        busy_tables.add((tournament_id, table))
+        busy_players.update(p for p in (a, b) if p)
+    waiting = (
+        _undecided(club_id)
+        .filter(
+            table__isnull=True,
+            needs_resolution=False,
+            tournament__tables__isnull=False,
+            player_a__isnull=False,
+            player_b__isnull=False,
+        )
+        .exclude(Q(player_a_id__in=busy_players) | Q(player_b_id__in=busy_players))
+        .select_related("tournament")
+        .order_by("tournament__starts_at", "tournament_id", "round", "position")
+    )
+    given = []
+    for match in waiting:
+        if match.player_a_id in busy_players or match.player_b_id in busy_players:
+            continue
+        free = next(
+            (
+                n
+                for n in range(1, match.tournament.tables + 1)
+                if (match.tournament_id, n) not in busy_tables
+            ),
+            None,
+        )
+        if free is None:
+            continue
+        match.table = free
+        busy_tables.add((match.tournament_id, free))
+        busy_players.update((match.player_a_id, match.player_b_id))
+        given.append(match)
+    TournamentMatch.objects.bulk_update(given, ["table"])
+    return given
