@@ -211,6 +211,31 @@ def deal_a_valid_hand(result: dict, session: TableSession, dealer=None, opponent
     result.pop("melds", None)
 
 
+def keep_the_format_s_rules(body: dict, tournament) -> None:
+    """A tournament's fields that fit its format (each other one is a 400 naming it:
+    tests/test_sputo_stages.py): those of another format left out, what the format needs
+    given, a capacity not below the places taken, forbidden pairs of nobody."""
+    from matches.sputo.services import FORMAT_FIELDS
+
+    chosen = body.get("format") or (tournament.format if tournament else "single_elimination")
+    for name, formats in FORMAT_FIELDS.items():
+        if name in body and chosen not in formats:
+            body.pop(name)
+    if chosen == "groups_then_knockout":
+        body["groups"], body["advance"] = body.get("groups") or 2, body.get("advance") or 1
+        knockout = body.get("knockout_format") or (
+            tournament.knockout_format if tournament else "single_elimination"
+        )
+        if knockout != "double_elimination":
+            body.pop("grand_final_reset", None)
+    if chosen == "swiss":
+        body["swiss_rounds"] = body.get("swiss_rounds") or 3
+    if "forbidden_pairs" in body:
+        body["forbidden_pairs"] = []
+    if tournament is not None and body.get("capacity") is not None:
+        body["capacity"] = max(body["capacity"], tournament.places_taken())
+
+
 def keep_rules_a_schema_cannot_state(case):
     """A generated valid case made to keep the rules its schema cannot state, where leaving
     such cases out would leave too few: the server answers each broken rule with a 400
@@ -273,6 +298,12 @@ def keep_rules_a_schema_cannot_state(case):
         # here a closed local port (see _webhooks_stay_on_this_machine), so that the events
         # the run causes go nowhere, at once.
         body["url"] = WEBHOOK_URL
+    elif path in ("/api/v1/tournaments/", "/api/v1/tournaments/{id}/") and case.method in (
+        "POST",
+        "PUT",
+        "PATCH",
+    ):
+        keep_the_format_s_rules(body, Tournament.objects.filter(pk=_int(ids.get("id"))).first())
     elif path in ("/api/v1/tournaments/{id}/entrants/", "/api/v1/tournaments/{id}/check-in/"):
         # A player of the tournament's club (another is a 400).
         tournament = Tournament.objects.filter(pk=_int(ids.get("id"))).first()

@@ -440,3 +440,7 @@ def test_the_double_elimination_settles_to_a_champion_and_two_losses_each(n, see
         assert all(losses[p] == 2 for p in range(1, n + 1) if p != champion)
     else:
         assert all(losses[p] in (1, 2) for p in range(1, n + 1) if p != champion)
+
+
+def test_a_table_of_nobody_is_empty():
+    assert standings.table([], []) == []

@@ -16,6 +16,7 @@ from matches.sputo import reads, services, tables
 from matches.sputo.models import (
     BEST_OF,
     Entrant,
+    Format,
     Seeding,
     Tournament,
     TournamentStatus,
@@ -86,6 +87,31 @@ class TournamentSerializer(StrictModelSerializer):
         help_text=gettext_lazy("The final's own format: 1, 3 or 5 (null: as the other matches)."),
     )
     seeding = serializers.ChoiceField(choices=Seeding.choices, default=Seeding.RATING)
+    format = serializers.ChoiceField(
+        choices=Format.choices,
+        required=False,
+        help_text=gettext_lazy(
+            "single_elimination (the default), double_elimination, "
+            "round_robin, groups_then_knockout or swiss; a field of another format is a 400."
+        ),
+    )
+    legs = serializers.ChoiceField(choices=[1, 2], required=False)
+    groups = serializers.IntegerField(min_value=1, max_value=64, required=False, allow_null=True)
+    advance = serializers.IntegerField(min_value=1, max_value=64, required=False, allow_null=True)
+    swiss_rounds = serializers.IntegerField(
+        min_value=1, max_value=30, required=False, allow_null=True
+    )
+    capacity = serializers.IntegerField(
+        min_value=2, max_value=100_000, required=False, allow_null=True
+    )
+    tables = serializers.IntegerField(min_value=1, max_value=500, required=False, allow_null=True)
+    forbidden_pairs = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=2**62), min_length=2, max_length=2
+        ),
+        required=False,
+        help_text=gettext_lazy("Swiss: pairs of the club's players never paired together."),
+    )
 
     class Meta:
         model = Tournament

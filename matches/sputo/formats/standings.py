@@ -153,6 +153,8 @@ def table(
         return (*(-value for _r, value in _measures(row, swiss)), -row.head_to_head, row.lot)
 
     ordered = sorted(rows.values(), key=key)
+    if not ordered:
+        return []  # nobody yet (a tournament before its draw)
     for rank, (row, below) in enumerate(zip(ordered, [*ordered[1:], None], strict=True), 1):
         row.rank = rank
         if below is not None:
