@@ -71,6 +71,14 @@ class Bracket:
     parts: list[tuple] = field(default_factory=list)  # a double elimination's, in turn
 
     @property
+    def page_rounds(self) -> list:
+        """The rounds as the page shows them: a Swiss's newest first (the round being
+        played is the one people look for on a phone); the others in order."""
+        if self.tournament.format == Format.SWISS:
+            return self.rounds[::-1]
+        return self.rounds
+
+    @property
     def knockout_first(self) -> bool:
         """Groups then a knockout, the knockout made: the bracket comes before the groups."""
         return bool(self.rounds) and self.tournament.format == Format.GROUPS_THEN_KNOCKOUT

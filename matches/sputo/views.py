@@ -155,7 +155,8 @@ def _next_step(tournament, drawn) -> str:
     if tournament.format == "groups_then_knockout" and not tournament.rounds:
         return "knockout"
     if tournament.format == "swiss" and len(drawn.rounds) < (tournament.swiss_rounds or 0):
-        return "round"
+        _label, last = drawn.rounds[-1]
+        return "round" if all(m.result for m in last) else ""
     return ""
 
 
