@@ -135,3 +135,20 @@ def test_the_round_clock_starts_counts_and_gives_extra_time(people, client):
     assert again.status_code == 200
     assert RoundClock.objects.get(pk=clock.pk).ends_at > timezone.now()
     assert api(players[0].user).post(url, {"minutes": 5}).status_code == 403
+
+
+def test_the_page_says_a_full_tournament_put_you_on_the_waiting_list(people, full, client):
+    tournament, players = full
+    for p in players[:3]:
+        services.add_entrant(tournament=tournament, player=p, by=p.user)
+    me = players[3]
+    client.force_login(me.user)
+    page = client.get(tournament.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "you would be number 1 on the waiting list" in page
+    done = client.post(
+        f"{tournament.get_absolute_url()}entrants/",
+        {"player": me.pk},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert "is number 1 on the waiting list" in done.content.decode()

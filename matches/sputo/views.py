@@ -49,14 +49,15 @@ def _errors(request, error) -> None:
         messages.error(request, str(error))
 
 
-def _act(request, action, success: str) -> bool:
-    """Run a service; its refusal (bad input, the wrong moment) is shown, never a 500."""
+def _act(request, action, success) -> bool:
+    """Run a service; its refusal (bad input, the wrong moment) is shown, never a 500.
+    ``success``: the message, or a function of what the service answered that gives it."""
     try:
-        action()
+        answer = action()
     except (ValidationError, Conflict) as error:
         _errors(request, error)
         return False
-    messages.success(request, success)
+    messages.success(request, success(answer) if callable(success) else success)
     return True
 
 
@@ -255,7 +256,8 @@ def _player_from_post(request, access) -> Player | None:
 
 def _for_a_player(service, done):
     """The view that enters or checks in the player the form names (a member's POST:
-    ``service(tournament=, player=, by=)``); ``done``: the message, with ``%(name)s``."""
+    ``service(tournament=, player=, by=)``); ``done``: the message, with ``%(name)s`` (or
+    a function of the entrant and the player that gives it)."""
 
     @require_POST
     @club_page(at_least=Role.MEMBER)
@@ -269,14 +271,25 @@ def _for_a_player(service, done):
             _act(
                 request,
                 lambda: service(tournament=tournament, player=player, by=request.user),
-                done % {"name": player.display_name},
+                (lambda entrant: done(entrant, player))
+                if callable(done)
+                else done % {"name": player.display_name},
             )
         return redirect(tournament)
 
     return view
 
 
-enter = _for_a_player(services.add_entrant, gettext_lazy("%(name)s is entered."))
+def _entered(entrant, player) -> str:
+    if entrant.waiting:
+        return _("The tournament is full: %(name)s is number %(n)s on the waiting list.") % {
+            "name": player.display_name,
+            "n": services.waiting_position(entrant),
+        }
+    return _("%(name)s is entered.") % {"name": player.display_name}
+
+
+enter = _for_a_player(services.add_entrant, _entered)
 check_in = _for_a_player(services.check_in, gettext_lazy("%(name)s is checked in."))
 
 
