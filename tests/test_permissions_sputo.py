@@ -81,6 +81,14 @@ def _extend_club(c, ada, mia, bea):
         steps.report_outcome(subject=m, payload=payload, by=ada)
         return t
 
+    listed = services.create_tournament(
+        club=club, by=ada, name="Con lista", starts_at=timezone.now(), capacity=2
+    )
+    services.update_tournament(tournament=listed, by=ada, status="registration")
+    listed_entry = services.add_entrant(tournament=listed, player=mia_p, by=ada)
+    for p in (bea_p, c.guest):  # the guest waits
+        services.add_entrant(tournament=listed, player=p, by=ada)
+    services.draw_tournament(tournament=listed, by=ada)
     robin = staged("Girone all'italiana", format="round_robin")
     grouped = staged("Gironi", format="groups_then_knockout", groups=1, advance=2)
     swissed = staged("Svizzero", format="swiss", swiss_rounds=2)
@@ -98,6 +106,8 @@ def _extend_club(c, ada, mia, bea):
         mine=mine,
         decided=decided,
         robin=robin,
+        listed=listed,
+        listed_entry=listed_entry,
         grouped=grouped,
         swissed=swissed,
         guest_entry=guest_entry,
@@ -218,6 +228,14 @@ PAGES = [
         "next-stage-page",
         "post",
         T + "{grouped}/next-stage/",
+        lambda c: {},
+        page(ADMIN, public=True, ok=302),
+        page(ADMIN, public=False, ok=302),
+    ),
+    (
+        "replace-entry-page",
+        "post",
+        T + "{listed}/entrants/{listed_entry}/replace/",
         lambda c: {},
         page(ADMIN, public=True, ok=302),
         page(ADMIN, public=False, ok=302),
@@ -349,6 +367,14 @@ API = [
         "next-stage",
         "post",
         TA + "{grouped}/next-stage/",
+        None,
+        api_write(ADMIN, public=True),
+        api_write(ADMIN, public=False),
+    ),
+    (
+        "replace-entrant",
+        "post",
+        TA + "{listed}/entrants/{listed_entry}/replace/",
         None,
         api_write(ADMIN, public=True),
         api_write(ADMIN, public=False),

@@ -152,3 +152,38 @@ def test_the_page_says_a_full_tournament_put_you_on_the_waiting_list(people, ful
         HTTP_ACCEPT_LANGUAGE="en",
     )
     assert "is number 1 on the waiting list" in done.content.decode()
+
+
+def test_after_the_draw_the_first_waiting_takes_an_absent_player_s_place(people, full):
+    from matches.results import steps
+    from tests.sputo_world import win
+
+    tournament, players = full
+    admin = people["admin"]
+    tournament.capacity = 4
+    tournament.save(update_fields=["capacity"])
+    entrants = [services.add_entrant(tournament=tournament, player=p, by=admin) for p in players]
+    services.draw_tournament(tournament=tournament, by=admin)
+    absent = entrants[1]
+    answer = api(admin).post(f"/api/v1/tournaments/{tournament.pk}/entrants/{absent.pk}/replace/")
+    assert answer.status_code == 200, answer.data
+    assert answer.data["player"] == players[4].pk and answer.data["waiting"] is None
+    absent.refresh_from_db()
+    assert absent.no_show and absent.seed is None
+    seated = {pk for m in tournament.matches.all() for pk in (m.player_a_id, m.player_b_id)}
+    assert players[4].pk in seated and players[1].pk not in seated
+    # Nobody is left waiting; and someone who has played keeps their place.
+    again = api(admin).post(
+        f"/api/v1/tournaments/{tournament.pk}/entrants/{entrants[0].pk}/replace/"
+    )
+    assert again.status_code == 409
+    match = tournament.matches.filter(player_a=players[0]).select_related(
+        "player_a", "player_b", "tournament"
+    ).first() or tournament.matches.select_related("player_a", "player_b", "tournament").get(
+        player_b=players[0]
+    )
+    steps.report_outcome(subject=match, payload=win(match, players[0]), by=admin)
+    played = api(admin).post(
+        f"/api/v1/tournaments/{tournament.pk}/entrants/{entrants[0].pk}/replace/"
+    )
+    assert played.status_code == 409

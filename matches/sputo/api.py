@@ -100,6 +100,7 @@ class TournamentViewSet(AddChangeViewSet):
         "next_stage": CONFLICTS,
         "next_round": CONFLICTS,
         "start_round": CONFLICTS,
+        "replace_entrant": CONFLICTS,
     }
 
     def role_to_write(self, obj) -> str | None:
@@ -186,6 +187,21 @@ class TournamentViewSet(AddChangeViewSet):
         entrant = get_object_or_404(tournament.entrants.select_related("player"), pk=entrant_id)
         services.remove_entrant(entrant=entrant, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=None, responses=EntrantSerializer)
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"entrants/(?P<entrant_id>[0-9]{1,18})/replace",
+    )
+    def replace_entrant(self, request, pk=None, entrant_id=None):
+        """After the draw (admins): the first of the waiting list takes the place of this
+        entrant, who has not played yet; answers the new entrant. Nobody waiting, or the
+        entrant has played: 409."""
+        tournament = self.get_object()
+        entrant = get_object_or_404(tournament.entrants, pk=entrant_id)
+        taken = services.replace_from_waiting_list(entrant=entrant, by=request.user)
+        return Response(EntrantSerializer(taken).data)
 
     @extend_schema(request=PlayerIdSerializer, responses=EntrantSerializer)
     @action(detail=True, methods=["post"], url_path="check-in")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
@@ -25,7 +26,8 @@ from clubs.services import add_guest
 from matches.boards.models import PlayerRating
 from matches.results import steps
 from matches.results.adapters import adapter_for
-from matches.sputo import seating, stages
+from matches.results.models import OPEN, Outcome
+from matches.sputo import bracket, seating, stages
 from matches.sputo.bracket_changes import boards_changed, build_knockout, expected_seats
 from matches.sputo.models import (
     BEFORE_DRAW,
@@ -524,6 +526,60 @@ def match_to_play(entrant: Entrant) -> TournamentMatch | None:
         .order_by("round")
         .first()
     )
+
+
+@transaction.atomic
+def replace_from_waiting_list(*, entrant: Entrant, by) -> Entrant:
+    """After the draw, instead of a walkover (an admin): the first of the waiting list takes
+    the place of ``entrant``, who has not played yet, in every match still to play where
+    ``entrant`` sits, with ``entrant``'s seed; ``entrant`` is marked absent. Someone who
+    has played already, an empty waiting list, or a tournament not running: a
+    ``Conflict`` that says so. The new entrant."""
+    access_club(by, entrant.tournament.club, at_least=Role.ADMIN)
+    tournament = _locked(entrant.tournament)
+    entrant = Entrant.objects.select_related("player").get(pk=entrant.pk)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(_("The tournament is not running."))
+    if entrant.waiting or entrant.no_show:
+        raise Conflict(_("%(name)s has no place to give.") % {"name": entrant.player.display_name})
+    pk = entrant.player_id
+    theirs = tournament.matches.filter(Q(player_a_id=pk) | Q(player_b_id=pk))
+    if theirs.exclude(result__in=["", bracket.BYE]).exists():
+        raise Conflict(
+            _("%(name)s has played already: withdraw them instead (a walkover).")
+            % {"name": entrant.player.display_name}
+        )
+    if Outcome.objects.filter(
+        content_type=ContentType.objects.get_for_model(TournamentMatch),
+        object_id__in=list(theirs.values_list("pk", flat=True)),
+        status__in=OPEN,
+    ).exists():
+        raise Conflict(_("A result of theirs waits for confirmation: decide it first."))
+    first = tournament.entrants.filter(waiting=True).order_by("entered_at", "pk").first()
+    if first is None:
+        raise Conflict(_("Nobody is on the waiting list."))
+    seed, entrant.seed, entrant.no_show = entrant.seed, None, True
+    entrant.save(update_fields=["seed", "no_show"])
+    first.waiting, first.seed, first.promoted_at = False, seed, timezone.now()
+    first.checked_in_at = first.checked_in_at or timezone.now()
+    first.save(update_fields=["waiting", "seed", "promoted_at", "checked_in_at"])
+    new = first.player_id
+    # The three seats in one statement, so that the winner (of a bye) stays a player.
+    theirs.update(
+        **{
+            name: Case(
+                When(**{name: pk}, then=Value(new)),
+                default=F(name),
+                output_field=TournamentMatch._meta.get_field(name).target_field,
+            )
+            for name in ("player_a", "player_b", "winner")
+        }
+    )
+    _audit_tournament(
+        tournament, action="replace", by=by, data={"absent": pk, "in": new, "seed": seed}
+    )
+    boards_changed(tournament.club_id)
+    return first
 
 
 @transaction.atomic

@@ -24,6 +24,7 @@ urlpatterns = [
     ),
     path(f"{T}cancel/", entrant_views.cancel, name="cancel"),
     path(f"{T}check-in/", views.check_in, name="check_in"),
+    path(f"{T}entrants/<int:entrant_id>/replace/", views.replace_entry, name="replace_entry"),
     path(f"{T}draw/", views.draw, name="draw"),
     path(f"{T}next-stage/", views.next_stage, name="next_stage"),
     path(f"{T}rounds/next/", views.next_round, name="next_round"),

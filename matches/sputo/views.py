@@ -309,6 +309,24 @@ def draw(request, access, tournament_id):
 @require_POST
 @club_page(at_least=Role.ADMIN)
 @once_per_form
+def replace_entry(request, access, tournament_id, entrant_id):
+    """The first of the waiting list takes an absent entrant's place, after the draw."""
+    tournament = _tournament(access, tournament_id)
+    entrant = get_object_or_404(tournament.entrants.select_related("player"), pk=entrant_id)
+    _act(
+        request,
+        lambda: services.replace_from_waiting_list(entrant=entrant, by=request.user),
+        lambda taken: (
+            _("%(name)s takes the place of %(absent)s.")
+            % {"name": taken.player.display_name, "absent": entrant.player.display_name}
+        ),
+    )
+    return redirect(tournament)
+
+
+@require_POST
+@club_page(at_least=Role.ADMIN)
+@once_per_form
 def next_stage(request, access, tournament_id):
     """Make the groups' knockout (``stages.make_knockout``); a refusal is shown."""
     tournament = _tournament(access, tournament_id)
