@@ -202,22 +202,8 @@ def _tables(tournament: Tournament, matches: list[TournamentMatch]) -> list[dict
         m.why = tables.pairing_words(m.pairing, names) if m.pairing else ""
     found = []
     for group in tables.groups_of(tournament, matches):
-        rows = [
-            {
-                "rank": row.rank,
-                "player": row.player,
-                "name": names.get(row.player, ""),
-                "played": row.played,
-                "won": row.won,
-                "lost": row.lost,
-                "points": row.points,
-                "games": f"{row.games_for}–{row.games_against}",
-                "cards": row.cards,
-                "buchholz": row.buchholz,
-                "why": tables.why(row, names),
-            }
-            for row in group.rows
-        ]
+        swiss = tournament.format == Format.SWISS
+        rows = [tables.row_data(row, names, swiss=swiss) for row in group.rows]
         mine = [m for m in matches if group.name and m.group == group.name]
         found.append({"name": group.name, "rows": rows, "matches": mine})
     return found

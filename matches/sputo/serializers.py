@@ -510,24 +510,7 @@ def standings_json(tournament) -> dict:
         "groups": [
             {
                 "name": group.name,
-                "rows": [
-                    {
-                        "player": row.player,
-                        "name": names.get(row.player, ""),
-                        "played": row.played,
-                        "won": row.won,
-                        "lost": row.lost,
-                        "points": row.points,
-                        "games_for": row.games_for,
-                        "games_against": row.games_against,
-                        "cards": row.cards,
-                        "buchholz": row.buchholz if swiss else None,
-                        "median_buchholz": row.median_buchholz if swiss else None,
-                        "rank": row.rank,
-                        "why": tables.why(row, names),
-                    }
-                    for row in group.rows
-                ],
+                "rows": [tables.row_data(row, names, swiss=swiss) for row in group.rows],
             }
             for group in found
         ],

@@ -136,6 +136,25 @@ def groups_of(tournament: Tournament, matches: list[TournamentMatch] | None = No
     return tables
 
 
+def row_data(row: standings.Row, names: dict[int, str], *, swiss: bool) -> dict:
+    """A row as the API's standings and the pages read it, its reason in words."""
+    return {
+        "player": row.player,
+        "name": names.get(row.player, ""),
+        "played": row.played,
+        "won": row.won,
+        "lost": row.lost,
+        "points": row.points,
+        "games_for": row.games_for,
+        "games_against": row.games_against,
+        "cards": row.cards,
+        "buchholz": row.buchholz if swiss else None,
+        "median_buchholz": row.median_buchholz if swiss else None,
+        "rank": row.rank,
+        "why": why(row, names),
+    }
+
+
 def why(row: standings.Row, names: dict[int, str]) -> str:
     """A row's reason to stand above the next, in words."""
     above = row.above
