@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.utils import timezone
+
 from clubs import services as clubs
 from clubs.models import Role
 from matches.singapore import services, turns
@@ -36,7 +40,13 @@ def make_table(make_user, names=("Anna", "Bruno", "Carla", "Dario"), *, guests=(
     return world
 
 
-def open_table(world, names, *, first=None, point_value=None, seed=None, by=None):
+def nights_ago(weeks: int):
+    """A night ``weeks`` weeks ago: nobody sits at two open tables of one night, so a test
+    that seats the same people at several open tables puts them on different nights."""
+    return timezone.localdate() - timedelta(days=7 * weeks)
+
+
+def open_table(world, names, *, first=None, point_value=None, seed=None, by=None, date=None):
     players = [world["players"][n] for n in names]
     dealer, opponent = (world["players"][n] for n in first) if first else (None, None)
     return services.open_session(
@@ -48,6 +58,7 @@ def open_table(world, names, *, first=None, point_value=None, seed=None, by=None
         first_dealer=dealer,
         first_opponent=opponent,
         seed=seed,
+        date=date,
     )
 
 

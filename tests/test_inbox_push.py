@@ -29,6 +29,7 @@ class PushService(ThreadingHTTPServer):
 
     def __init__(self):
         self.received: list[tuple[dict, bytes]] = []
+        self.paths: list[str] = []  # each push's endpoint path, in the order received
         self.answer = 201
 
         service = self
@@ -36,6 +37,7 @@ class PushService(ThreadingHTTPServer):
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", 0))
+                service.paths.append(self.path)
                 service.received.append(
                     ({k.lower(): v for k, v in self.headers.items()}, self.rfile.read(length))
                 )
@@ -185,3 +187,51 @@ def test_the_profile_saves_each_clubs_choices(people, client):
     choice = Choice.objects.get(user=people["member"])
     assert (choice.club, choice.push, choice.email) == (club, False, True)
     assert not Choice.objects.filter(club=people["other"]).exists()
+
+
+def test_a_ready_match_given_a_table_calls_its_two_players_to_it(
+    people, committed, push_service, vapid, client
+):
+    from matches.results import steps
+    from tests.sputo_world import drawn, make_members, win
+
+    club, admin = people["club"], people["admin"]
+    players = make_members(club, 6)
+    phones = {}
+    for player in players:  # each player's phone, at its own endpoint
+        private, p256dh, auth, auth_b64 = phone_keys()
+        endpoint = f"{push_service.url}-{player.pk}"
+        client.force_login(player.user)
+        keys = {"p256dh": p256dh, "auth": auth_b64}
+        body = json.dumps({"endpoint": endpoint, "keys": keys})
+        assert client.post("/inbox/push/", body, content_type="application/json").status_code == 201
+        phones[f"/push/phone-1-{player.pk}"] = (player, private, auth)
+    tournament = committed(
+        lambda: drawn(club, admin, players, format="round_robin", tables=2, name="Coppa")
+    )
+    first = tournament.matches.exclude(table=None).select_related("player_a", "player_b")[0]
+    waiting = set(tournament.matches.filter(table=None).values_list("pk", flat=True))
+    push_service.paths.clear(), push_service.received.clear()
+    committed(
+        lambda: steps.report_outcome(subject=first, payload=win(first, first.player_a), by=admin)
+    )
+    given = (
+        tournament.matches.filter(pk__in=waiting)
+        .exclude(table=None)
+        .select_related("player_a", "player_b")
+    )
+    assert len(given) == 1 and given[0].table == first.table  # the freed table
+    match = given[0]
+    called = {}
+    for path, (_headers, body) in zip(push_service.paths, push_service.received, strict=True):
+        player, private, auth = phones[path]
+        plain = http_ece.decrypt(body, private_key=private, auth_secret=auth, version="aes128gcm")
+        called.setdefault(player.pk, []).append(json.loads(plain)["body"])
+    for player, opponent in ((match.player_a, match.player_b), (match.player_b, match.player_a)):
+        said = {  # in the player's language
+            f"Table {match.table}: you against {opponent.display_name}",
+            f"Tavolo {match.table}: tu contro {opponent.display_name}",
+        }
+        assert any(b.startswith(tuple(said)) for b in called.get(player.pk, [])), called
+    others = set(called) - {match.player_a_id, match.player_b_id, first.player_b_id}
+    assert not others, called  # nobody else is called

@@ -12,7 +12,7 @@ from clubs import services as clubs
 from matches.results import steps
 from matches.spazzumazz.services import record_spazzumazz_game
 from matches.sputo.models import TournamentMatch
-from tests.singapore_helpers import next_names, open_table, play
+from tests.singapore_helpers import next_names, nights_ago, open_table, play
 from tests.sputo_world import win
 from tests.test_member_pages import a_club_of_size, member, queries
 
@@ -86,7 +86,7 @@ def test_a_hand_leaves_another_tables_page_alone(people, world, django_capture_o
     other_world = {"club": club, "scorer": people["scorer"]}
     other_world["players"] = {n: club.players.get(display_name=n) for n in names[:3]}
     with django_capture_on_commit_callbacks(execute=True):
-        other = open_table(other_world, names[:3], seed=7)
+        other = open_table(other_world, names[:3], seed=7, date=nights_ago(1))
     other_path = f"/clubs/{club.slug}/tables/{other.pk}/"
 
     def a_hand_at_the_other_table():

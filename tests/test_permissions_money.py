@@ -24,7 +24,7 @@ from clubs.models import Club, Role
 from ledger import services as ledger
 from matches.singapore import services, stats
 from tests.permission_matrix import LOGIN, A, check_status
-from tests.singapore_helpers import CLOSING, SEVENTY
+from tests.singapore_helpers import CLOSING, SEVENTY, nights_ago
 
 VIEWERS = ["anonymous", "outsider", "member", "member-hidden", "admin", "self-hidden"]
 USERS = {
@@ -56,6 +56,7 @@ def extend_world(world):
             point_value=Decimal("0.37"),
             first_dealer=bea_p,
             first_opponent=c.guest,
+            date=nights_ago(6),  # not a night when the guest sits at another world's table
         )
         hands = []
         for _n in range(2):

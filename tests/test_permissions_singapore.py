@@ -7,7 +7,10 @@ tables, seat people and record hands in force; a member may report a hand they p
 these: the hands here are between guests), and seat, sit out or remove only themself.
 """
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from clubs import services as clubs
@@ -54,14 +57,17 @@ def result(dealer, opponent, **extra):
 def extend_world(world):
     """In each club: an open table of two guests and two members (``table``), a table with
     a hand in force (``done``, ``hand``), one with a hand a member reported (``reported``)
-    and one with a disputed hand (``disputed``); a guest not seated (``newcomer``)."""
+    and one with a disputed hand (``disputed``); a guest not seated (``newcomer``) and two
+    more for new tables (``fresh``). Nobody sits at two open tables of one night, so the
+    other tables are each on an earlier night."""
     ada, sam, bea = world["admin"], world["scorer"], world["bea"]
     for c in world["clubs"].values():
         club = c.club
         bea_p, mia_p = c.player_of(bea), c.player_of(world["member"])
         newcomer = clubs.add_guest(club=club, display_name="Nuovo Arrivato")
+        fresh = [clubs.add_guest(club=club, display_name=f"Ospite {n}") for n in (1, 2)]
 
-        def table(seats, name="Tavolo", club=club):
+        def table(seats, name="Tavolo", club=club, nights_ago=0):
             return services.open_session(
                 club=club,
                 by=ada,
@@ -69,14 +75,15 @@ def extend_world(world):
                 seats=seats,
                 first_dealer=seats[0],
                 first_opponent=seats[1],
+                date=timezone.localdate() - timedelta(days=7 * nights_ago),
             )
 
         open_table = table([c.guest, c.spare, bea_p, mia_p], "Tavolo 1")
-        done = table([c.guest, c.spare], "Tavolo 2")
+        done = table([c.guest, c.spare], "Tavolo 2", nights_ago=1)
         hand = services.record_hand(
             session=done, by=sam, dealer=c.guest, opponent=c.spare, payload=result(c.guest, c.spare)
         ).hand
-        reported_table = table([bea_p, c.guest], "Tavolo 3")
+        reported_table = table([bea_p, c.guest], "Tavolo 3", nights_ago=2)
         reported = services.record_hand(
             session=reported_table,
             by=bea,
@@ -84,7 +91,7 @@ def extend_world(world):
             opponent=c.guest,
             payload=result(bea_p, c.guest),
         ).hand
-        disputed_table = table([bea_p, c.spare], "Tavolo 4")
+        disputed_table = table([bea_p, c.spare], "Tavolo 4", nights_ago=3)
         disputed = services.record_hand(
             session=disputed_table,
             by=bea,
@@ -93,7 +100,9 @@ def extend_world(world):
             payload=result(bea_p, c.spare),
         ).hand
         steps.dispute_outcome(subject=disputed, by=sam, reason="Le carte non tornano")
-        closed = services.close_table(session=table([c.guest, c.spare], "Tavolo 5"), by=ada)
+        closed = services.close_table(
+            session=table([c.guest, c.spare], "Tavolo 5", nights_ago=4), by=ada
+        )
         c.extra.update(
             closed=closed,
             table=open_table,
@@ -104,6 +113,7 @@ def extend_world(world):
             disputed_table=disputed_table,
             disputed=disputed,
             newcomer=newcomer,
+            fresh=fresh,
         )
 
 
@@ -122,7 +132,7 @@ API = [
         "ts-create",
         "post",
         f"{TS}/",
-        lambda c: {"club": c.slug, "name": "Nuovo", "seats": [c.guest.pk, c.spare.pk]},
+        lambda c: {"club": c.slug, "name": "Nuovo", "seats": [p.pk for p in c.extra["fresh"]]},
         (A, 403, 403, 201, 201),
         (A, 404, 403, 201, 201),  # a club the caller cannot see is a club that is not there
     ),
@@ -237,7 +247,7 @@ PAGES = [
         lambda c: {
             "name": "Tavolo nuovo",
             "date": "2026-03-06",
-            "seats": [c.guest.pk, c.spare.pk],
+            "seats": [p.pk for p in c.extra["fresh"]],
             "order": "",
             "first_dealer": "",
             "first_opponent": "",

@@ -328,7 +328,7 @@ def test_seats_join_leave_sit_out_and_return(scorer_api, world):
 
 def test_tables_are_filtered_by_club_season_and_open(scorer_api, world):
     first = open_table(scorer_api, world)
-    second = open_table(scorer_api, world)
+    second = open_table(scorer_api, world, names=("Elena", "Franco"))
     scorer_api.post(f"/api/v1/table-sessions/{second['id']}/close/")
     url = f"/api/v1/table-sessions/?club__slug={world['club'].slug}"
     assert {t["id"] for t in scorer_api.get(url).data["results"]} == {first["id"], second["id"]}

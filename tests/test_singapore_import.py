@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.management import call_command
 
 from matches.models import AuditEntry, GameRecord, GameSeat, Hand, Outcome, TableSession
-from matches.singapore import posting
+from matches.singapore import posting, services
 from matches.singapore.importer import import_hands
 from rules.bots import singapore as bot
 from tests.singapore_helpers import make_table, open_table
@@ -304,6 +304,7 @@ def test_into_a_given_table_the_pair_is_checked_against_its_seats(world):
     assert report.refused[0].errors[0]["message"] == (
         f"Out of turn: the next hand is {seats[0]} (dealing) against {seats[2]}."
     )
+    services.close_table(session=session, by=world["scorer"])  # the same people, anew
     again = open_table(world, seats, first=(seats[0], seats[1]))
     lines = [json.dumps(r) for r in bot.table_records(6, 3, seats=seats)]
     report = import_hands(club=world["club"], lines=lines, session=again, workers=1)

@@ -11,7 +11,7 @@ from matches.models import AuditEntry, Hand
 from matches.results import steps
 from matches.singapore import services, turns
 from plumbing.errors import Conflict
-from tests.singapore_helpers import make_table, next_names, open_table, payload, play
+from tests.singapore_helpers import make_table, next_names, nights_ago, open_table, payload, play
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +89,7 @@ def test_a_drawn_first_pair_is_reproducible_from_its_seed(world):
     assert session.draw["seed"] == 20260412
     drawn = services.draw_first_pair(session.draw["seats"], session.draw["seed"])
     assert drawn == (session.first_dealer_id, session.first_opponent_id)
-    again = open_table(world, "ABCD", seed=20260412)
+    again = open_table(world, "ABCD", seed=20260412, date=nights_ago(1))
     assert (again.first_dealer_id, again.first_opponent_id) == drawn
     assert {drawn[0], drawn[1]} <= {p.pk for p in world["players"].values()}
 
@@ -214,8 +214,8 @@ def test_a_correction_of_the_winner_changes_who_is_next(world):
 
 def test_a_list_of_tables_and_each_table_alone_agree_on_who_is_next(world):
     first = open_table(world, "ABCD", first="AB")
-    second = open_table(world, "ABCE", first="CE")
-    untouched = open_table(world, "ABC", first="BC")
+    second = open_table(world, "ABCE", first="CE", date=nights_ago(1))
+    untouched = open_table(world, "ABC", first="BC", date=nights_ago(2))
     play(world, first, "A", "B", winner="B")
     play(world, first, "B", "C", winner="B")
     play(world, second, "C", "E", winner="E")

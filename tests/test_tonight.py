@@ -30,10 +30,16 @@ def _night(world, *, tables=1, tournaments=1, games=2, label="a"):
     names = ["Anna", "Bruno", "Carla", "Dario"]
     sessions = []
     for n in range(tables):
-        session = open_table(world, names, first=("Anna", "Bruno"), point_value="0.50")
+        # Nobody sits at two open tables of one night: the first table is Anna's, the
+        # others are other people's.
+        seated = names if (label, n) == ("a", 0) else [f"{name} {label}{n}" for name in names]
+        for name in seated:
+            if name not in world["players"]:
+                world["players"][name] = clubs.add_guest(club=club, display_name=name)
+        session = open_table(world, seated, first=seated[:2], point_value="0.50")
         session.name = f"Tavolo {n + 1}"
         session.save(update_fields=["name"])
-        play(world, session, "Anna", "Bruno")  # Anna stays and deals; Carla's turn
+        play(world, session, *seated[:2])  # the first stays and deals; the third's turn
         sessions.append(session)
     for n in range(tournaments):
         players = make_members(club, 4, prefix=f"{label}{n}x")

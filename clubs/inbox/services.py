@@ -30,6 +30,9 @@ class Waiting:
     kind: str
     url: str
     data: dict = field(default_factory=dict, hash=False, compare=False)
+    #: The names in ``data`` whose change is news that calls the person again (pushed, and
+    #: unread once more): a ready match given its table ("Table 3: you against Bruno").
+    calls_again_on: tuple[str, ...] = field(default=(), hash=False, compare=False)
 
 
 def _count_key(user_id: int) -> str:
@@ -79,9 +82,12 @@ def sync(*, key: str, club_id: int | None, kinds: set[str], waiting: list[Waitin
             deliver.delay_on_commit(notification_id=row.pk)
             touched.add(user_id)
         elif row.done_at is not None or row.url != w.url or row.data != w.data:
-            reopened = row.done_at is not None
+            reopened = row.done_at is not None or any(
+                w.data.get(name) is not None and row.data.get(name) != w.data.get(name)
+                for name in w.calls_again_on
+            )
             row.url, row.data, row.done_at = w.url, w.data, None
-            if reopened:  # waiting again (a new report after a withdrawal): new, unread
+            if reopened:  # waiting again (a new report after a withdrawal), or news: unread
                 row.created, row.read_at = now, None
             row.save(update_fields=["url", "data", "done_at", "created", "read_at"])
             if reopened:

@@ -267,6 +267,13 @@ class ImportReportSerializer(serializers.Serializer):
 
 class TableJoinSerializer(StrictSerializer):
     player = _id()
+    move = serializers.BooleanField(
+        default=False,
+        help_text=gettext_lazy(
+            "Someone seated at another open table of the night is a 409 naming it; with "
+            "move, they leave that table and sit here in one step."
+        ),
+    )
 
 
 # --- Serializers: hands ---------------------------------------------------------------------
@@ -730,7 +737,9 @@ class TableSessionViewSet(
         data = TableJoinSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         player = self._player(session, data.validated_data["player"])
-        services.join_table(session=session, player=player, by=request.user)
+        services.join_table(
+            session=session, player=player, by=request.user, move=data.validated_data["move"]
+        )
         return self._session_response(session, status.HTTP_201_CREATED)
 
     def _seat_change(self, request, pk, player_id, service):

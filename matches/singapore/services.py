@@ -170,6 +170,7 @@ def open_session(
         first_dealer, first_opponent = by_id[dealer_id], by_id[opponent_id]
         draw = {"seed": seed, "seats": ids}
     day = date or timezone.localdate()
+    _nobody_elsewhere(seats, day=day, field_name="seats")
     session = TableSession.objects.create(
         club=club,
         season=club.seasons.holding(day),
@@ -192,6 +193,49 @@ def open_session(
     return session
 
 
+#: How far apart two tables' nights may be for one person to be at both "at once": a table
+#: opened after midnight has the next day's date, and a table left open from an earlier
+#: week is forgotten, not a place anyone is sitting at now.
+SAME_NIGHT = timedelta(days=1)
+
+
+def seated_elsewhere(players, *, day: Date, other_than: int | None = None) -> dict:
+    """Which of ``players`` sit (not left) at another open table of the same night:
+    ``{player_id: TableSession}``. Two reads, whatever the club's history."""
+    seats = (
+        TableSeat.objects.filter(
+            player__in=players,
+            left_at__isnull=True,
+            session__closed_at__isnull=True,
+            session__date__gte=day - SAME_NIGHT,
+            session__date__lte=day + SAME_NIGHT,
+        )
+        .exclude(session_id=other_than)
+        .select_related("session")
+        .order_by("session__date", "session_id")
+    )
+    elsewhere: dict = {}
+    for seat in seats:
+        elsewhere.setdefault(seat.player_id, seat.session)
+    return elsewhere
+
+
+def elsewhere_message(player, other: TableSession) -> str:
+    return _("%(name)s is at “%(table)s”: leave it first.") % {
+        "name": player,
+        "table": other.name,
+    }
+
+
+def _nobody_elsewhere(players, *, day: Date, field_name: str, here: int | None = None) -> None:
+    """A 409 naming the other table if one of ``players`` is seated at another open table
+    of the same night: nobody is in two places."""
+    elsewhere = seated_elsewhere(players, day=day, other_than=here)
+    for player in players:
+        if player.pk in elsewhere:
+            raise conflict(field_name, elsewhere_message(player, elsewhere[player.pk]))
+
+
 def _self_or_scorer(by, session: TableSession, player: Player) -> None:
     access = _access(by, session.club)
     if access.is_scorer:
@@ -211,8 +255,11 @@ def _seat(session: TableSession, player: Player) -> TableSeat:
 
 
 @transaction.atomic
-def join_table(*, session: TableSession, player: Player, by) -> TableSeat:
-    """Seat ``player`` at the end of the rotation (a person who left comes back there)."""
+def join_table(*, session: TableSession, player: Player, by, move: bool = False) -> TableSeat:
+    """Seat ``player`` at the end of the rotation (a person who left comes back there).
+
+    Someone seated at another open table of the same night is a 409 naming it; with
+    ``move`` they leave that table and sit here, in one step."""
     _self_or_scorer(by, session, player)
     session = _lock(session)
     _require_open(session)
@@ -220,6 +267,10 @@ def join_table(*, session: TableSession, player: Player, by) -> TableSeat:
     seat = session.seats.filter(player=player).first()
     if seat is not None and seat.left_at is None:
         raise conflict("player", _("%(name)s is already at this table.") % {"name": player})
+    if move:
+        for other in seated_elsewhere([player], day=session.date, other_than=session.pk).values():
+            _change_seat(session=other, player=player, by=by, left_at=timezone.now())
+    _nobody_elsewhere([player], day=session.date, field_name="player", here=session.pk)
     last = session.seats.aggregate(last=Max("position"))["last"]
     position = 0 if last is None else last + 1
     if seat is None:
@@ -289,6 +340,11 @@ def reopen_table(*, session: TableSession, by, at=None) -> TableSession:
         raise Conflict(_("This table is open."))
     if (at or timezone.now()) > reopen_until(session):
         raise Conflict(_("A table can be reopened only the same night it was closed."))
+    seated = [s.player for s in session.seats.filter(left_at__isnull=True).select_related("player")]
+    elsewhere = seated_elsewhere(seated, day=session.date, other_than=session.pk)
+    for player in seated:
+        if player.pk in elsewhere:  # sat down elsewhere since: they leave there first
+            raise Conflict(elsewhere_message(player, elsewhere[player.pk]))
     session.closed_at = None
     session.save(update_fields=["closed_at"])
     return session

@@ -167,6 +167,7 @@ def table(request, access, session_id):
     )
     me = _my_player(request, access.club)  # the member's own part: one query
     session = rows["session"]
+    i_sit = me is not None and me.pk in rows["seated"]
     return render(
         request,
         "matches/singapore/table.html",
@@ -175,12 +176,35 @@ def table(request, access, session_id):
             "club": access.club,
             "access": access,
             "me": me,
-            "i_sit": me is not None and me.pk in rows["seated"],
+            "i_sit": i_sit,
+            "mine_elsewhere": _elsewhere(session, me) if me and not i_sit else None,
+            "move": _move_offer(request, access, session),
             "may_reopen": access.is_admin
             and not session.is_open
             and timezone.now() <= services.reopen_until(session),
         },
     )
+
+
+def _elsewhere(session, player):
+    """The other open table of the night ``player`` sits at, if any (nobody in two places:
+    the page offers to leave it and sit here in one tap)."""
+    if player is None or not session.is_open:
+        return None
+    return services.seated_elsewhere([player], day=session.date, other_than=session.pk).get(
+        player.pk
+    )
+
+
+def _move_offer(request, access, session):
+    """After a refused seating (``?move=<player>``): the player and the table they sit at,
+    for a scorer's one-tap "move them here"."""
+    player_id = request.GET.get("move", "")
+    if not access.is_scorer or not player_id.isdigit():
+        return None
+    player = access.club.players.filter(pk=player_id).first()
+    other = _elsewhere(session, player)
+    return {"player": player, "table": other} if other else None
 
 
 def _seat_redirect(request, session, call):
@@ -202,11 +226,15 @@ def join(request, access, session_id):
     if player is None:
         messages.error(request, _("Choose a player."))
         return redirect(_table_url(session))
-    return _seat_redirect(
+    move = request.POST.get("move") == "1"
+    response = _seat_redirect(
         request,
         session,
-        lambda: services.join_table(session=session, player=player, by=request.user),
+        lambda: services.join_table(session=session, player=player, by=request.user, move=move),
     )
+    if not move and _elsewhere(session, player) is not None:  # refused: offer the move
+        response["Location"] += f"?move={player.pk}"
+    return response
 
 
 SEAT_ACTIONS = {

@@ -82,6 +82,7 @@ class SputoAdapter(GameAdapter):
                 Kind.MATCH_READY,
                 url,
                 {"what": str(match), "opponent": opponent.display_name, "table": match.table},
+                calls_again_on=("table",),  # given a table: called to it
             )
             for player, opponent in pairs
             if player.user_id

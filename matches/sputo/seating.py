@@ -6,6 +6,9 @@ history says where it was played). A match waits for a table while either of its
 is at another running match with a table (of any of the club's tournaments): so a player
 is never called to two tables. The tournaments that started first are served first.
 
+Each match given a table calls its two players through the inbox and Web Push ("Table 3:
+you against Bruno"), after the commit.
+
 :func:`assign` runs in the transaction of every write that can make a match ready or free
 a table (the draw, a result, a correction, the next stage or round): two reads and one
 write of the club's running matches, whatever its history.
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from matches.results.inbox import after_step
 from matches.sputo.models import TournamentMatch, TournamentStatus
 
 
@@ -69,4 +73,8 @@ def assign(club_id: int) -> list[TournamentMatch]:
         busy_players.update((match.player_a_id, match.player_b_id))
         given.append(match)
     TournamentMatch.objects.bulk_update(given, ["table"])
+    for match in given:  # after the commit: its two players called to the table
+        after_step.delay_on_commit(
+            club_id=club_id, model=match._meta.label_lower, object_id=match.pk
+        )
     return given
