@@ -97,6 +97,10 @@ class ClubNights(RuleBasedStateMachine):
         self.spazz = []  # games recorded
         self.hands = []  # hands recorded
         self.tournaments = 0
+        # A rated match to start from: the next result is a delta on it, not the first
+        # rating (which every example would otherwise have to reach by chance).
+        self.sputo_match(0, True)
+        self.sputo_match(0, True)
 
     def teardown(self):
         try:
