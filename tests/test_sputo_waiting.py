@@ -187,3 +187,17 @@ def test_after_the_draw_the_first_waiting_takes_an_absent_player_s_place(people,
         f"/api/v1/tournaments/{tournament.pk}/entrants/{entrants[0].pk}/replace/"
     )
     assert played.status_code == 409
+
+
+def test_two_tournaments_of_one_night_share_the_clubs_tables(people):
+    from tests.sputo_world import drawn
+
+    club, admin = people["club"], people["admin"]
+    cup = drawn(club, admin, make_members(club, 4, prefix="cup"), format="round_robin", tables=2)
+    plate = drawn(club, admin, make_members(club, 4, prefix="plt"), format="round_robin", tables=3)
+    given = {
+        t.name: sorted(t.matches.exclude(table=None).values_list("table", flat=True))
+        for t in (cup, plate)
+    }
+    # The cup took tables 1 and 2; the plate, drawn later, plays on the one left of its 3.
+    assert given == {cup.name: [1, 2], plate.name: [3]}

@@ -1,6 +1,10 @@
 """Table numbers for the evening: each ready match of a running tournament with ``tables``
 gets the lowest free table, and nobody is in two places at once.
 
+The tables are the club's, numbered 1, 2, …: a tournament's ``tables`` says how many of
+them it plays on (the first ``tables``). Two tournaments running the same night share the
+room, so a table busy with one is busy for the other.
+
 A table is busy while a match at it is undecided; a decided match keeps its number (the
 history says where it was played). A match waits for a table while either of its players
 is at another running match with a table (of any of the club's tournaments): so a player
@@ -32,14 +36,14 @@ def _undecided(club_id: int):
 
 def assign(club_id: int) -> list[TournamentMatch]:
     """Give free tables to the club's ready matches; the matches given one."""
-    busy_tables: set[tuple[int, int]] = set()  # tables are per tournament's room: (t, n)
+    busy_tables: set[int] = set()  # the club's tables, whichever tournament plays there
     busy_players: set[int] = set()
-    for tournament_id, table, a, b in (
+    for table, a, b in (
         _undecided(club_id)
         .filter(table__isnull=False)
-        .values_list("tournament_id", "table", "player_a_id", "player_b_id")
+        .values_list("table", "player_a_id", "player_b_id")
     ):
-        busy_tables.add((tournament_id, table))
+        busy_tables.add(table)
         busy_players.update(p for p in (a, b) if p)
     waiting = (
         _undecided(club_id)
@@ -59,17 +63,13 @@ def assign(club_id: int) -> list[TournamentMatch]:
         if match.player_a_id in busy_players or match.player_b_id in busy_players:
             continue
         free = next(
-            (
-                n
-                for n in range(1, match.tournament.tables + 1)
-                if (match.tournament_id, n) not in busy_tables
-            ),
+            (n for n in range(1, match.tournament.tables + 1) if n not in busy_tables),
             None,
         )
         if free is None:
             continue
         match.table = free
-        busy_tables.add((match.tournament_id, free))
+        busy_tables.add(free)
         busy_players.update((match.player_a_id, match.player_b_id))
         given.append(match)
     TournamentMatch.objects.bulk_update(given, ["table"])
