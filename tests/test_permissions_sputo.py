@@ -249,6 +249,14 @@ PAGES = [
         page(ADMIN, public=False, ok=302),
     ),
     (
+        "forbid-pair-page",
+        "post",
+        T + "{swissed}/forbidden-pairs/",
+        lambda c: {"remove": "0-0"},
+        page(ADMIN, public=True, ok=302),
+        page(ADMIN, public=False, ok=302),
+    ),
+    (
         "next-round-page",
         "post",
         T + "{swissed}/rounds/next/",

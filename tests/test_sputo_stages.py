@@ -365,3 +365,39 @@ def test_a_stage_before_its_draw_reads_empty(people):
     }
     assert client.get(url + "matches/").data == []
     assert client.get(url + "bracket/").status_code == 200
+
+
+def test_an_admin_keeps_a_couple_apart_from_the_page_for_the_rounds_still_to_pair(people, client):
+    club, admin = people["club"], people["admin"]
+    players = make_members(club, 4)
+    tournament = drawn(club, admin, players, format="swiss", swiss_rounds=3)
+    first = undecided(tournament, round=1)
+    for match in first:
+        play(match, match.player_a, admin)
+    winners = [m.player_a for m in first]  # the Swiss would pair the two winners next
+    client.force_login(admin)
+    page = tournament.get_absolute_url()
+    shown = client.get(page, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Never paired together" in shown and "Keep them apart" in shown
+    url = page + "forbidden-pairs/"
+    kept = client.post(url, {"a": winners[0].pk, "b": winners[1].pk}, HTTP_ACCEPT_LANGUAGE="en")
+    assert kept.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.forbidden_pairs == [[winners[0].pk, winners[1].pk]]
+    shown = client.get(page, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"{winners[0].display_name} and {winners[1].display_name}" in shown
+    assert api(admin).post(f"/api/v1/tournaments/{tournament.pk}/rounds/next/").status_code == 200
+    second = {frozenset((m.player_a_id, m.player_b_id)) for m in undecided(tournament, round=2)}
+    assert frozenset((winners[0].pk, winners[1].pk)) not in second
+    assert len(second) == 2  # everyone still plays
+    # Allowed to meet again; the API does the same on a running Swiss, and refuses a knockout.
+    client.post(url, {"remove": f"{winners[0].pk}-{winners[1].pk}"})
+    tournament.refresh_from_db()
+    assert tournament.forbidden_pairs == []
+    patched = api(admin).patch(
+        f"/api/v1/tournaments/{tournament.pk}/", {"forbidden_pairs": [[winners[0].pk, 10**9]]}
+    )
+    assert patched.status_code == 400 and "forbidden_pairs" in patched.data
+    knockout = drawn(club, admin, make_members(club, 4, prefix="k"))
+    refused = api(admin).patch(f"/api/v1/tournaments/{knockout.pk}/", {"forbidden_pairs": []})
+    assert refused.status_code == 400 and "forbidden_pairs" in refused.data

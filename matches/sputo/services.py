@@ -269,6 +269,24 @@ def create_tournament(*, club: Club, by, name: str, starts_at, **values) -> Tour
     return tournament
 
 
+@transaction.atomic
+def set_forbidden_pairs(*, tournament: Tournament, by, pairs) -> Tournament:
+    """A Swiss's forbidden pairings (admins: a couple, a family), until its last round: they
+    keep apart the rounds not paired yet; the rounds played stay as they were."""
+    access_club(by, tournament.club, at_least=Role.ADMIN)
+    tournament = _locked(tournament)
+    if tournament.format != Format.SWISS:
+        raise ValidationError({"forbidden_pairs": _("Only a Swiss has forbidden pairings.")})
+    if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+        raise Conflict(_("This tournament is over."))
+    tournament.forbidden_pairs = _forbidden(pairs, club=tournament.club)
+    tournament.save(update_fields=["forbidden_pairs"])
+    _audit_tournament(
+        tournament, action="forbid", by=by, data={"forbidden_pairs": tournament.forbidden_pairs}
+    )
+    return tournament
+
+
 def _locked(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
 
@@ -283,6 +301,8 @@ def update_tournament(*, tournament: Tournament, by, **values) -> Tournament:
     unknown = set(values) - set(EDITABLE)
     if unknown:
         raise ValidationError({sorted(unknown)[0]: _("Unknown field.")})
+    if set(values) == {"forbidden_pairs"} and not tournament.is_open_for_changes:
+        return set_forbidden_pairs(tournament=tournament, by=by, pairs=values["forbidden_pairs"])
     if values:
         if not tournament.is_open_for_changes:
             raise Conflict(_("A tournament can be changed only in draft or registration."))

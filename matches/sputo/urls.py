@@ -28,6 +28,7 @@ urlpatterns = [
     path(f"{T}draw/", views.draw, name="draw"),
     path(f"{T}next-stage/", views.next_stage, name="next_stage"),
     path(f"{T}rounds/next/", views.next_round, name="next_round"),
+    path(f"{T}forbidden-pairs/", views.forbid_pair, name="forbid_pair"),
     path(f"{T}rounds/start/", views.start_round, name="start_round"),
     path(f"{T}matches/<int:match_id>/", views.match_page, name="match"),
     path(f"{T}matches/<int:match_id>/resolve/", views.resolve, name="resolve"),

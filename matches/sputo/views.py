@@ -25,7 +25,13 @@ from matches.results.audit import reported_by
 from matches.results.views import Refused, StepPage
 from matches.sputo import bracket_changes, calendar, reads, services, stages
 from matches.sputo.forms import ResultForm, TournamentForm
-from matches.sputo.models import CalendarFeed, Tournament, TournamentMatch, TournamentStatus
+from matches.sputo.models import (
+    CalendarFeed,
+    Format,
+    Tournament,
+    TournamentMatch,
+    TournamentStatus,
+)
 from matches.sputo.preview import readable as preview_in_words
 from plumbing.errors import Conflict
 from plumbing.once.sent import once_per_form
@@ -140,6 +146,14 @@ def _tournament_rows(access, tournament) -> dict:
         rows["bracket"] = reads.bracket_of(tournament)
         rows["next_step"] = _next_step(tournament, rows["bracket"])
         rows["clock_round"] = _clock_round(tournament, rows["bracket"])
+    over = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+    if access.is_admin and tournament.format == Format.SWISS and tournament.status not in over:
+        names = {e.player_id: e.player.display_name for e in entrants if not e.waiting}
+        rows["forbidden"] = [
+            {"names": (names.get(a, "—"), names.get(b, "—")), "key": f"{a}-{b}"}
+            for a, b in tournament.forbidden_pairs or []
+        ]
+        rows["forbid_choices"] = sorted(names.items(), key=lambda item: item[1])
     if access.is_scorer and tournament.status in services.BEFORE_DRAW:
         entered = {e.player_id for e in entrants}
         rows["addable"] = [
@@ -355,6 +369,33 @@ def start_round(request, access, tournament_id):
             tournament=tournament, by=request.user, number=number, minutes=minutes
         ),
         _("The round's clock is running."),
+    )
+    return redirect(tournament)
+
+
+@require_POST
+@club_page(at_least=Role.ADMIN)
+@once_per_form
+def forbid_pair(request, access, tournament_id):
+    """A Swiss's forbidden pairings (``services.set_forbidden_pairs``): ``a`` and ``b`` kept
+    apart from now on, or ``remove`` ("a-b") allowed to meet again."""
+    tournament = _tournament(access, tournament_id)
+    pairs = [list(pair) for pair in tournament.forbidden_pairs or []]
+    removed = request.POST.get("remove", "")
+    if removed:
+        pairs = [pair for pair in pairs if f"{pair[0]}-{pair[1]}" != removed]
+        done = _("They may meet again.")
+    else:
+        a, b = request.POST.get("a", ""), request.POST.get("b", "")
+        if not (a.isdigit() and b.isdigit()) or a == b:
+            messages.error(request, _("Choose two different players."))
+            return redirect(tournament)
+        pairs.append([int(a), int(b)])
+        done = _("They will not be paired together.")
+    _act(
+        request,
+        lambda: services.set_forbidden_pairs(tournament=tournament, by=request.user, pairs=pairs),
+        done,
     )
     return redirect(tournament)
 
