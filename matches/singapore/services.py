@@ -170,7 +170,7 @@ def open_session(
         first_dealer, first_opponent = by_id[dealer_id], by_id[opponent_id]
         draw = {"seed": seed, "seats": ids}
     day = date or timezone.localdate()
-    _nobody_elsewhere(seats, day=day, field_name="seats")
+    _nobody_elsewhere(seats, day=day)
     session = TableSession.objects.create(
         club=club,
         season=club.seasons.holding(day),
@@ -227,13 +227,13 @@ def elsewhere_message(player, other: TableSession) -> str:
     }
 
 
-def _nobody_elsewhere(players, *, day: Date, field_name: str, here: int | None = None) -> None:
-    """A 409 naming the other table if one of ``players`` is seated at another open table
-    of the same night: nobody is in two places."""
-    elsewhere = seated_elsewhere(players, day=day, other_than=here)
+def _nobody_elsewhere(players, *, day: Date) -> None:
+    """A 409 naming the other table if one of ``players`` (a new table's seats) is seated
+    at an open table of the same night: nobody is in two places."""
+    elsewhere = seated_elsewhere(players, day=day)
     for player in players:
         if player.pk in elsewhere:
-            raise conflict(field_name, elsewhere_message(player, elsewhere[player.pk]))
+            raise conflict("seats", elsewhere_message(player, elsewhere[player.pk]))
 
 
 def _self_or_scorer(by, session: TableSession, player: Player) -> None:
@@ -267,10 +267,11 @@ def join_table(*, session: TableSession, player: Player, by, move: bool = False)
     seat = session.seats.filter(player=player).first()
     if seat is not None and seat.left_at is None:
         raise conflict("player", _("%(name)s is already at this table.") % {"name": player})
-    if move:
-        for other in seated_elsewhere([player], day=session.date, other_than=session.pk).values():
-            _change_seat(session=other, player=player, by=by, left_at=timezone.now())
-    _nobody_elsewhere([player], day=session.date, field_name="player", here=session.pk)
+    other = seated_elsewhere([player], day=session.date, other_than=session.pk).get(player.pk)
+    if other is not None and not move:
+        raise conflict("player", elsewhere_message(player, other))
+    if other is not None:
+        _change_seat(session=other, player=player, by=by, left_at=timezone.now())
     last = session.seats.aggregate(last=Max("position"))["last"]
     position = 0 if last is None else last + 1
     if seat is None:

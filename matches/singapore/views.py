@@ -232,7 +232,8 @@ def join(request, access, session_id):
         session,
         lambda: services.join_table(session=session, player=player, by=request.user, move=move),
     )
-    if not move and _elsewhere(session, player) is not None:  # refused: offer the move
+    # Refused for being elsewhere: a scorer is offered the move (a member's page offers it).
+    if not move and access.is_scorer and _elsewhere(session, player) is not None:
         response["Location"] += f"?move={player.pk}"
     return response
 
