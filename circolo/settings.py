@@ -81,9 +81,17 @@ ROOT_URLCONF = "circolo.urls"
 WSGI_APPLICATION = "circolo.wsgi.application"
 ASGI_APPLICATION = "circolo.asgi.application"
 
-# The folders of the ``matches`` app that keep templates: the result cycle, the boards and
-# each game (``matches/<folder>/templates/``).
-MATCHES_FOLDERS = ["results", "boards", "sputo", "singapore", "spazzumazz"]
+# The folders of the ``matches`` app that keep templates: the result cycle, the boards, the
+# championship, the club nights and each game (``matches/<folder>/templates/``).
+MATCHES_FOLDERS = [
+    "results",
+    "boards",
+    "championship",
+    "nights",
+    "sputo",
+    "singapore",
+    "spazzumazz",
+]
 
 TEMPLATES = [
     {
@@ -451,6 +459,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "BestOfEnum": "matches.sputo.models.BEST_OF",
         "WebhookEventEnum": "clubs.webhooks.models.Event",
+        "NightAnswerEnum": "matches.nights.models.Answer",
     },
     # A serializer without a docstring of its own is described by none, not by a base's.
     "GET_LIB_DOC_EXCLUDES": "plumbing.schema.lib_doc_excludes",

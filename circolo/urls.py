@@ -17,6 +17,8 @@ from clubs.token_api import ObtainAuthToken
 from clubs.webhooks import api as webhooks_api
 from ledger import api as ledger_api
 from matches.boards import api as boards_api
+from matches.championship import api as championship_api
+from matches.nights import api as nights_api
 from matches.singapore import api as singapore_api
 from matches.spazzumazz import api as spazzumazz_api
 from matches.sputo import api as sputo_api
@@ -38,6 +40,7 @@ singapore_api.register(router)
 
 spazzumazz_api.register(router)
 inbox_api.register(router)
+nights_api.register(router)
 
 # Routes under the clubs' and players' prefixes served by matches/ (clubs/api.py may not
 # import it): listed before the router, whose patterns they do not overlap.
@@ -56,6 +59,17 @@ boards_api_urls = [
         )
         for game in Game.values
     ),
+    path(
+        "seasons/<int:pk>/championship/",
+        championship_api.ChampionshipView.as_view(),
+        name="season-championship",
+    ),
+    path(
+        "seasons/<int:pk>/standings/",
+        championship_api.StandingsView.as_view(),
+        name="season-standings",
+    ),
+    path("seasons/<int:pk>/final/", championship_api.FinalView.as_view(), name="season-final"),
     path(
         "players/<int:pk>/ratings/", boards_api.PlayerRatingsView.as_view(), name="player-ratings"
     ),
@@ -87,6 +101,8 @@ urlpatterns = [
     path("health/", health, name="health"),
     path("", include("matches.boards.urls")),
     path("", include("matches.spazzumazz.urls")),
+    path("", include("matches.championship.urls")),
+    path("", include("matches.nights.urls")),
     path("api/v1/", include(boards_api_urls)),
     path("favicon.ico", favicon, name="favicon"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),

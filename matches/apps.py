@@ -11,6 +11,9 @@ class MatchesConfig(AppConfig):
         # they lend the floors below (``plumbing.parts``).
         from matches.boards import players_changed, sections
         from matches.boards.tonight_views import at_my_clubs
+        from matches.championship import demo as championship_demo
+        from matches.championship import sections as championship
+        from matches.nights import sections as nights
         from matches.singapore.game import GAME as SINGAPORE
         from matches.spazzumazz.game import GAME as SPAZZUMAZZ
         from matches.sputo.game import GAME as SPUTO
@@ -19,10 +22,13 @@ class MatchesConfig(AppConfig):
         self.club_sections = (
             *(section for game in self.games for section in game.club_sections),
             sections.recent_games,
+            championship.top_of_the_standings,
+            nights.next_night,
         )
         self.club_tabs = (
             *(game.club_tab for game in self.games),
             sections.leaderboards_tab,
+            championship.championship_tab,
             sections.nights_tab,
         )
         self.home_tonight = (at_my_clubs,)
@@ -32,4 +38,4 @@ class MatchesConfig(AppConfig):
         self.players_changed = (players_changed,)
         self.ledger_sources = tuple(pair for game in self.games for pair in game.ledger_sources)
         self.ledger_legs = tuple(pair for game in self.games for pair in game.ledger_legs)
-        self.demo = tuple(game.demo for game in self.games)
+        self.demo = (*(game.demo for game in self.games), championship_demo)

@@ -10,6 +10,13 @@ Code inside ``matches`` imports a model from its own module; this one is for the
 """
 
 from matches.boards.models import NightReport, PlayerRating, RatingChange
+from matches.championship.models import (
+    Championship,
+    SeasonEvent,
+    SeasonPlace,
+    SeasonStanding,
+)
+from matches.nights.models import ClubNight, NightAnswer
 from matches.results.models import (
     AuditEntry,
     GameRecord,
@@ -33,6 +40,12 @@ from matches.sputo.models import CalendarFeed, Entrant, Tournament, TournamentMa
 __all__ = [
     "AuditEntry",
     "CalendarFeed",
+    "Championship",
+    "ClubNight",
+    "NightAnswer",
+    "SeasonEvent",
+    "SeasonPlace",
+    "SeasonStanding",
     "Entrant",
     "GameRecord",
     "GameRecordQuerySet",

@@ -66,12 +66,14 @@ def test_a_slug_taken_by_a_real_club_is_a_clear_error_and_nothing_is_half_built(
 
 
 def test_each_app_contributes_its_own_parts_clubs_first_then_one_module_per_game():
+    # and the season's championship after the games it counts
     names = [part.__name__ for part in demo_parts()]
     assert names == [
         "clubs.demo",
         "matches.spazzumazz.demo",
         "matches.sputo.demo",
         "matches.singapore.demo",
+        "matches.championship.demo",  # after the games: it counts their results
         "ledger.demo",
     ]
     assert "matches.demo" not in names  # the package only holds what its game parts share

@@ -6,7 +6,8 @@ money, Sputo matches in knockout tournaments; and it corrects and voids any of t
 step commits as on a server, so its tasks run (``django_capture_on_commit_callbacks``):
 the new results go through the deltas, the corrections, voids and late games through the
 replays. At the end every derived row (Spazz'u'mazz statistics, head to head, titles and
-ratings; Sputo ratings, final places and tallies; Singapore statistics) equals what ``manage.py
+ratings; Sputo ratings, final places and tallies; Singapore statistics; the seasons'
+championship places and standings, whose rules change mid-season too) equals what ``manage.py
 recompute_stats`` builds from scratch, and the ledger's check finds nothing wrong.
 """
 
@@ -23,6 +24,9 @@ from clubs import services as clubs
 from ledger import check
 from matches import games
 from matches.boards.models import PlayerRating, RatingChange
+from matches.championship import services as championship
+from matches.championship.models import SeasonPlace, SeasonStanding
+from matches.championship.standings import rebuild_club as championship_rebuild
 from matches.results import steps
 from matches.singapore.models import SingaporeStats
 from matches.spazzumazz.services import record_spazzumazz_game
@@ -33,6 +37,16 @@ from tests.test_spazzumazz_stats import snapshot as spazzumazz_rows
 
 pytestmark = pytest.mark.django_db
 
+RULES = {
+    "events": {
+        "sputo": {"points": [10, 6, 3], "participation": 1},
+        "singapore_night": {"points": [5, 3, 1], "participation": 1, "min_games": 1},
+        "spazzumazz_night": {"points": [4, 2], "participation": 0, "min_games": 1},
+    },
+    "best_of": 2,
+    "min_events": 0,
+    "guests": True,
+}
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gino", "Ida")
 
 
@@ -62,6 +76,32 @@ def derived(club) -> dict:
             PlayerRating.objects.filter(game="sputo"),
             *("player_id", "mu", "sigma", "volatility", "display", "games", "provisional"),
         ),
+        "championship_places": sorted(
+            SeasonPlace.objects.filter(season__club=club).values_list(
+                "season_id",
+                "event__kind",
+                "event__day",
+                "event__tournament_id",
+                "player_id",
+                "place",
+                "games",
+            )
+        ),
+        "championship": sorted(
+            (s, p, v, points, events, wins, best, [{**r, "id": None} for r in results])
+            for s, p, v, points, events, wins, best, results in SeasonStanding.objects.filter(
+                club=club
+            ).values_list(
+                "season_id",
+                "player_id",
+                "version",
+                "points",
+                "events",
+                "wins",
+                "best",
+                "results",
+            )
+        ),
         "singapore": rows(
             SingaporeStats.objects,
             *("season_id", "player_id", "hands_played", "hands_won", "net_points"),
@@ -87,12 +127,23 @@ class ClubNights(RuleBasedStateMachine):
         self.table_world = {"club": self.club, "scorer": self.scorer, "players": self.players}
         self.start = timezone.now() - timedelta(days=10)
         with self.commit(execute=True):
-            clubs.create_season(
-                club=self.club,
-                name="Stagione",
-                start=self.start.date(),
-                end=(self.start + timedelta(days=5)).date(),
-            )
+            self.seasons = [
+                clubs.create_season(
+                    club=self.club,
+                    name="Stagione",
+                    start=self.start.date(),
+                    end=(self.start + timedelta(days=5)).date(),
+                ),
+                # Today's: the tables' hands and the tournaments are played in it.
+                clubs.create_season(
+                    club=self.club,
+                    name="Stagione 2",
+                    start=(self.start + timedelta(days=6)).date(),
+                    end=(timezone.now() + timedelta(days=2)).date(),
+                ),
+            ]
+            for season in self.seasons:
+                championship.set_championship(season=season, by=self.admin, data=RULES)
             self.table = open_table(self.table_world, NAMES[:4], point_value="0.10", seed=5)
         self.spazz = []  # games recorded
         self.hands = []  # hands recorded
@@ -108,12 +159,35 @@ class ClubNights(RuleBasedStateMachine):
                 incremental = derived(self.club)
                 for game in games.all():
                     game.rebuild(self.club.pk)
+                championship_rebuild(self.club.pk)
                 assert derived(self.club) == incremental
                 result = check.run()
                 assert result.ok, result.problems
         finally:
             transaction.set_rollback(True)
             self.atomic.__exit__(None, None, None)
+
+    # --- The championship's rules, changed mid-season -----------------------------------
+
+    @rule(
+        n=st.integers(0, 1),
+        best_of=st.one_of(st.none(), st.integers(1, 3)),
+        min_games=st.integers(0, 2),
+        sputo=st.booleans(),
+    )
+    def championship_changed(self, n, best_of, min_games, sputo):
+        events = {
+            "singapore_night": {"points": [5, 3, 1], "participation": 1, "min_games": min_games},
+            "spazzumazz_night": {"points": [4, 2], "participation": 0, "min_games": min_games},
+        }
+        if sputo:
+            events["sputo"] = {"points": [10, 6, 3], "participation": 1}
+        with self.commit(execute=True):
+            championship.set_championship(
+                season=self.seasons[n],
+                by=self.admin,
+                data={"events": events, "best_of": best_of, "min_events": 0, "guests": True},
+            )
 
     # --- Spazz'u'mazz: new games, late games, corrections, voids ---------------------------
 
@@ -234,11 +308,12 @@ class ClubNights(RuleBasedStateMachine):
 def test_every_derived_row_by_deltas_equals_a_rebuild_from_scratch(
     people, django_capture_on_commit_callbacks, monkeypatch
 ):
+    from matches.championship import standings
     from matches.singapore import stats as singapore
     from matches.spazzumazz import stats as spazzumazz
     from matches.sputo import tasks as sputo
 
-    used = {"spazzumazz": 0, "sputo": 0, "singapore": 0}  # deltas that did the work
+    used = {"spazzumazz": 0, "sputo": 0, "singapore": 0, "championship": 0}  # deltas at work
 
     def counted(module, name, game):
         original = getattr(module, name)
@@ -253,6 +328,7 @@ def test_every_derived_row_by_deltas_equals_a_rebuild_from_scratch(
     counted(spazzumazz, "_add_later_games", "spazzumazz")
     counted(sputo, "_append", "sputo")
     counted(singapore, "add_record", "singapore")
+    counted(standings, "refresh_event", "championship")
     monkeypatch.setattr("matches.singapore.tasks.add_record", singapore.add_record)
     ClubNights.world = people
     ClubNights.commit = staticmethod(django_capture_on_commit_callbacks)

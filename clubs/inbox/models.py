@@ -15,6 +15,7 @@ class Kind(models.TextChoices):
     CONFIRM_PAYMENT = "confirm_payment", _("A payment to confirm")
     INVITATION = "invitation", _("An invitation")
     OFF_WAITING_LIST = "off_waiting_list", _("A place freed up for you")
+    NIGHT_RSVP = "night_rsvp", _("A club night: will you come?")
 
 
 class NotificationQuerySet(models.QuerySet):

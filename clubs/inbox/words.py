@@ -26,6 +26,7 @@ SENTENCES = {
     ),
     Kind.INVITATION: lambda d: _("You are invited to %(what)s.") % d,
     Kind.OFF_WAITING_LIST: lambda d: _("A place freed up in %(what)s: you are in.") % d,
+    Kind.NIGHT_RSVP: lambda d: _("Club night on %(when)s: will you come?") % d,
 }
 
 

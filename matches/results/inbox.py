@@ -3,7 +3,8 @@
 the club's scorers and admins, and whatever the game adds (``GameAdapter.waiting``).
 
 Every step queues :func:`after_step` through the outbox (``steps._audit``); it runs after
-the commit, moves the club's tonight screen (``matches.boards.live``) and brings the inbox of
+the commit, moves the club's tonight screen (``matches.boards.live``), has the season's
+championship follow the step's event (``matches.championship``) and brings the inbox of
 the step's subject up to date, so that a result confirmed from one phone leaves every other
 phone's inbox at once.
 """
@@ -20,6 +21,7 @@ from clubs.inbox.services import Waiting, sync
 from clubs.models import Membership, Role
 from clubs.names import name_in_club
 from matches.boards import live
+from matches.championship import tasks as championship
 from matches.results.adapters import adapter_for
 from matches.results.models import OPEN, AuditEntry, Outcome, OutcomeStatus, OutcomeSubject
 
@@ -97,11 +99,13 @@ def sync_subject(subject: OutcomeSubject) -> None:
 
 @shared_task(name="matches.results.after_step", acks_late=True)
 def after_step(club_id: int, model: str, object_id: int) -> str:
-    """After a step committed: the tonight screen moves, the inboxes follow. Idempotent."""
+    """After a step committed: the tonight screen moves, the inboxes and the season's
+    championship follow. Idempotent."""
     live.publish(club_id)
     found = apps.get_model(model)._default_manager.filter(pk=object_id).first()
     if found is None:
         return "gone"
+    championship.follow(found)  # the event of a result: its places, its players' lines
     try:
         adapter = adapter_for(found)
     except LookupError:  # a subject without results (a tournament): its own inbox_subjects
