@@ -16,28 +16,46 @@ from rest_framework.views import APIView
 
 from clubs.access import access_club
 from clubs.models import Role, Season
-from matches.championship import services, standings
+from matches.championship import config, services, standings
 from matches.championship.config import DEFAULT
 from matches.championship.models import EventKind
-from plumbing.strict import StrictSerializer
+from matches.sputo.models import Format
+from plumbing.strict import StrictSerializer, json_parsers
 
 
 def visible_season(request, pk) -> Season:
     return get_object_or_404(Season.objects.visible_to(request.user).select_related("club"), pk=pk)
 
 
-class EventRulesSerializer(StrictSerializer):
-    points = serializers.ListField(child=serializers.IntegerField(min_value=0))
-    participation = serializers.IntegerField(min_value=0, required=False)
-    min_games = serializers.IntegerField(min_value=0, required=False)
+class TournamentRulesSerializer(StrictSerializer):
+    points = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=config.MAX_POINTS),
+        min_length=1,
+        max_length=config.MAX_PLACES,
+    )
+    participation = serializers.IntegerField(
+        min_value=0, max_value=config.MAX_POINTS, required=False
+    )
+
+
+class NightRulesSerializer(TournamentRulesSerializer):
+    min_games = serializers.IntegerField(min_value=0, max_value=config.MAX_COUNT, required=False)
+
+
+class EventsSerializer(StrictSerializer):
+    sputo = TournamentRulesSerializer(required=False, allow_null=True)
+    singapore_night = NightRulesSerializer(required=False, allow_null=True)
+    spazzumazz_night = NightRulesSerializer(required=False, allow_null=True)
 
 
 class ChampionshipSerializer(StrictSerializer):
     version = serializers.IntegerField(read_only=True, allow_null=True)
-    events = serializers.DictField(child=EventRulesSerializer())
-    best_of = serializers.IntegerField(allow_null=True, min_value=1)
-    min_events = serializers.IntegerField(min_value=0)
-    guests = serializers.BooleanField()
+    events = EventsSerializer(required=False)
+    best_of = serializers.IntegerField(
+        allow_null=True, min_value=1, max_value=config.MAX_COUNT, required=False
+    )
+    min_events = serializers.IntegerField(min_value=0, max_value=config.MAX_COUNT, required=False)
+    guests = serializers.BooleanField(required=False)
 
 
 class SeasonResultSerializer(serializers.Serializer):
@@ -97,6 +115,8 @@ def standings_body(table: standings.Table) -> dict:
 class ChampionshipView(APIView):
     """The season's championship rules (GET: whoever sees the club; PUT: admins)."""
 
+    parser_classes = json_parsers()
+
     @extend_schema(responses=ChampionshipSerializer)
     def get(self, request, pk):
         season = visible_season(request, pk)
@@ -121,14 +141,17 @@ class StandingsView(APIView):
 
 
 class FinalSerializer(StrictSerializer):
-    top = serializers.IntegerField()
-    format = serializers.CharField()
-    name = serializers.CharField()
+    top = serializers.IntegerField(min_value=2, max_value=services.MAX_FINAL)
+    format = serializers.ChoiceField(choices=Format.choices)
+    name = serializers.CharField(max_length=120)
     starts_at = serializers.DateTimeField(required=False)
 
 
 class FinalView(APIView):
     """The final of the season: a tournament of the standings' top N, seeded by rank."""
+
+    parser_classes = json_parsers()
+    api_errors = {"post": {409}}  # fewer than two ranked players
 
     @extend_schema(
         request=FinalSerializer,

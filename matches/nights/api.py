@@ -24,7 +24,7 @@ from clubs.api import ClubSlugField
 from clubs.models import Game, Player
 from matches.nights import reads, services
 from matches.nights.models import Answer, ClubNight
-from plumbing.strict import StrictSerializer
+from plumbing.strict import StrictSerializer, json_parsers
 
 
 class ClubNightSerializer(serializers.Serializer):
@@ -48,8 +48,10 @@ class ClubNightSerializer(serializers.Serializer):
 class ClubNightCreateSerializer(StrictSerializer):
     club = ClubSlugField()
     starts_at = serializers.DateTimeField()
-    games = serializers.ListField(child=serializers.ChoiceField(choices=Game.choices))
-    capacity = serializers.IntegerField(allow_null=True, required=False, min_value=1)
+    games = serializers.ListField(child=serializers.ChoiceField(choices=Game.choices), min_length=1)
+    capacity = serializers.IntegerField(
+        allow_null=True, required=False, min_value=1, max_value=services.MAX_CAPACITY
+    )
     note = serializers.CharField(required=False, allow_blank=True, max_length=200)
 
 
@@ -68,7 +70,8 @@ class ClubNightViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
 
     queryset = ClubNight.objects.none()
     serializer_class = ClubNightSerializer
-    api_errors = {"rsvp": {409}}
+    api_errors = {"rsvp": {409}, "create": {409}}
+    parser_classes = json_parsers()
     filter_backends: list = []
 
     def get_queryset(self):

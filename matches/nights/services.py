@@ -22,7 +22,7 @@ from matches import boards
 from matches.nights.models import Answer, ClubNight, NightAnswer
 from matches.nights.tasks import sync_night
 from plumbing import public_pages
-from plumbing.errors import Conflict
+from plumbing.errors import Conflict, conflict
 
 AREA = "nights"  # the club's pages that show its scheduled nights (``plumbing.public_pages``)
 MAX_CAPACITY = 10_000
@@ -69,7 +69,7 @@ def schedule_night(
     if not isinstance(starts_at, datetime) or timezone.is_naive(starts_at):
         raise ValidationError({"starts_at": _("A date and time with its time zone.")})
     if boards.night_bounds(boards.night_of(starts_at))[1] <= timezone.now():
-        raise ValidationError({"starts_at": _("This night is over already.")})
+        raise conflict("starts_at", _("This night is over already."))
     note = " ".join(str(note or "").split())
     if len(note) > 200:
         raise ValidationError({"note": _("At most 200 characters.")})
