@@ -384,12 +384,6 @@ def table(season: Season) -> Table:
     return Table(season, championship, ranked + unranked, version)
 
 
-def leader(season: Season) -> Row | None:
-    """The season's leader alone at the top (None if the first place is shared, or none)."""
-    rows = [r for r in table(season).rows if r.rank == 1]
-    return rows[0] if len(rows) == 1 else None
-
-
 def event_of(subject) -> tuple[str, object] | None:
     """The championship event a result cycle's subject belongs to: ``(kind, key)``."""
     label = subject._meta.label_lower

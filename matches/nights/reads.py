@@ -41,23 +41,32 @@ class NightView:
         )
 
 
-def view_of(night: ClubNight, *, user, member: bool) -> NightView:
-    answers = list(
-        NightAnswer.objects.filter(night=night)
-        .select_related("player")
-        .order_by("answered_at", "pk")
-    )
-    view = NightView(night=night, member=member)
-    for row in answers:
+def views_of(nights, *, user, member) -> list[NightView]:
+    """The nights as the reader sees them: every night's answers in one query, and who was
+    there (two queries) for each night that has started. ``member``: whether the reader is
+    a member of the nights' club, or a function of a night saying it."""
+    nights = list(nights)
+    views = {
+        n.pk: NightView(night=n, member=member(n) if callable(member) else member) for n in nights
+    }
+    answers = NightAnswer.objects.filter(night__in=nights).select_related("player")
+    for row in answers.order_by("answered_at", "pk"):
+        view = views[row.night_id]
         if row.answer == Answer.YES:
             (view.waiting if row.waiting else view.coming).append(row)
         elif row.answer == Answer.MAYBE:
             view.maybe.append(row)
         if user.is_authenticated and row.player.user_id == user.pk:
             view.mine = row
-    if night.starts_at <= timezone.now():
-        view.attended = attendance.attended(night)
-    return view
+    now = timezone.now()
+    for view in views.values():
+        if view.night.starts_at <= now:
+            view.attended = attendance.attended(view.night)
+    return [views[n.pk] for n in nights]
+
+
+def view_of(night: ClubNight, *, user, member: bool) -> NightView:
+    return views_of([night], user=user, member=member)[0]
 
 
 def body(view: NightView) -> dict:
@@ -82,4 +91,5 @@ def body(view: NightView) -> dict:
 
 
 def bodies(nights, *, user, member_of: set[int]) -> list[dict]:
-    return [body(view_of(n, user=user, member=n.club_id in member_of)) for n in nights]
+    views = views_of(nights, user=user, member=lambda night: night.club_id in member_of)
+    return [body(view) for view in views]

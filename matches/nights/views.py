@@ -65,7 +65,7 @@ def night_list(request, access):
             "club": club,
             "access": access,
             "form": form,
-            "upcoming": [reads.view_of(n, user=request.user, member=member) for n in upcoming],
+            "upcoming": reads.views_of(upcoming, user=request.user, member=member),
             "past": past,
         },
         status=400 if form is not None and form.is_bound else 200,
